@@ -1,0 +1,23 @@
+import type { Bus } from '@atendo/sdk';
+import { InProcessBus, type BusLogger } from './in-process';
+import { RabbitMqBus } from './rabbitmq';
+
+export { InProcessBus, InProcessBroker, BUS_DEFAULTS, type BusLogger } from './in-process';
+export { RabbitMqBus, DEAD_LETTER_EXCHANGE, type RabbitMqBusOptions } from './rabbitmq';
+
+/**
+ * Creates the kernel's message bus.
+ * - `amqpUrl` set (e.g. `amqp://user:pass@host:5672`): a `RabbitMqBus`, already connected; rejects when
+ *   the broker cannot be reached or refuses the login (no retry for the first connection, so a wrong
+ *   URL fails at startup). Later connection losses are recovered automatically.
+ * - otherwise: an `InProcessBus` (single process, in memory, nothing persisted).
+ * `logger` is an optional pino-like logger (a Fastify/pino logger fits).
+ */
+export async function createBus(opts: { amqpUrl?: string; logger?: BusLogger } = {}): Promise<Bus> {
+  if (opts.amqpUrl) {
+    const bus = new RabbitMqBus({ url: opts.amqpUrl, logger: opts.logger });
+    await bus.connect();
+    return bus;
+  }
+  return new InProcessBus({ logger: opts.logger });
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify';
+import { Server, type Socket } from 'socket.io';
+import type { AuthUser, Bus, EmitOptions, Realtime, Subscription } from '@atendo/sdk';
+import { verifyAccess } from './auth';
+
+const TOPIC = 'realtime.emit';
+
+interface EmitEnvelope {
+  companyId: number | null;
+  event: string;
+  payload: unknown;
+  room?: string;
+  userId?: number;
+}
+
+/** Room names are namespaced by company, so a bare room a client asks for never crosses tenants. */
+export const rooms = {
+  company: (cid: number) => `c:${cid}`,
+  user: (cid: number, uid: number) => `c:${cid}:u:${uid}`,
+  named: (cid: number, name: string) => `c:${cid}:r:${name}`,
+  all: 'all',
+};
+
+/**
+ * socket.io on the kernel's HTTP server. A socket must present a valid access token in
+ * `handshake.auth.token` (or `Authorization: Bearer` / `?token=` for older clients); otherwise the
+ * connection is refused with `connect_error` "ERR_SESSION_EXPIRED" or "ERR_INVALID_TOKEN". It then
+ * joins its company's room and its user's room only. Client emits `joinChatBox(ticketId)`,
+ * `joinTickets(status)` and `joinNotification()` join rooms inside its own company; `leave*` leave them.
+ *
+ * `emitToCompany` publishes on the bus (`realtime.emit`, broadcast), and every kernel process delivers to
+ * its own sockets, so sockets on any node receive every event of their company.
+ */
+export class RealtimeHub implements Realtime {
+  readonly io: Server;
+  private sub?: Subscription;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly bus: Bus,
+    opts: { origins: string[]; onPresence?: (user: AuthUser, online: boolean) => void },
+  ) {
+    this.io = new Server(app.server, {
+      cors: { origin: opts.origins, credentials: true },
+      pingInterval: 18000,
+      pingTimeout: 18000,
+      serveClient: false,
+      maxHttpBufferSize: 1e5,
+    });
+    this.io.use((socket, next) => {
+      const hs = socket.handshake;
+      const raw = (hs.auth?.token as string | undefined) ?? (typeof hs.query.token === 'string' ? hs.query.token : undefined);
+      const header = raw ? `Bearer ${raw}` : hs.headers.authorization;
+      verifyAccess(app, header).then(
+        (user) => {
+          socket.data.user = user;
+          next();
+        },
+        (err: { code?: string }) => next(new Error(err.code ?? 'ERR_INVALID_TOKEN')),
+      );
+    });
+    this.io.on('connection', (socket: Socket) => {
+      const user = socket.data.user as AuthUser;
+      void socket.join([rooms.company(user.companyId), rooms.user(user.companyId, user.id), rooms.all]);
+      const joinNamed = (name: unknown) => {
+        if ((typeof name === 'string' || typeof name === 'number') && String(name).length <= 64) void socket.join(rooms.named(user.companyId, String(name)));
+      };
+      const leaveNamed = (name: unknown) => {
+        if (typeof name === 'string' || typeof name === 'number') void socket.leave(rooms.named(user.companyId, String(name)));
+      };
+      socket.on('joinChatBox', joinNamed);
+      socket.on('joinTickets', joinNamed);
+      socket.on('joinNotification', () => joinNamed('notification'));
+      socket.on('leaveChatBox', leaveNamed);
+      socket.on('leaveTickets', leaveNamed);
+      socket.on('leaveNotification', () => leaveNamed('notification'));
+      socket.on('userStatus', () => opts.onPresence?.(user, true));
+      opts.onPresence?.(user, true);
+      socket.on('disconnect', () => {
+        const left = this.io.sockets.adapter.rooms.get(rooms.user(user.companyId, user.id));
+        if (!left || left.size === 0) opts.onPresence?.(user, false);
+      });
+    });
+  }
+
+  /** Starts consuming the bus fan-out. */
+  async start(): Promise<void> {
+    this.sub = await this.bus.subscribe<EmitEnvelope>(TOPIC, (m) => this.deliver(m.payload), { broadcast: true, prefetch: 256, maxRetries: 0 });
+  }
+
+  private deliver(e: EmitEnvelope): void {
+    let target: string;
+    if (e.companyId === null) target = rooms.all;
+    else if (e.userId !== undefined) target = rooms.user(e.companyId, e.userId);
+    else if (e.room !== undefined) target = rooms.named(e.companyId, e.room);
+    else target = rooms.company(e.companyId);
+    this.io.to(target).emit(e.event, e.payload);
+  }
+
+  emitToCompany(companyId: number, event: string, payload: unknown, opts: EmitOptions = {}): void {
+    this.publish({ companyId, event, payload, room: opts.room, userId: opts.userId });
+  }
+
+  emitGlobal(event: string, payload: unknown): void {
+    this.publish({ companyId: null, event, payload });
+  }
+
+  private publish(e: EmitEnvelope): void {
+    this.bus.publish(TOPIC, e).catch((err) => this.app.log.error({ err, event: e.event }, 'realtime publish failed'));
+  }
+
+  async close(): Promise<void> {
+    await this.sub?.unsubscribe();
+    this.io.disconnectSockets(true);
+    await new Promise<void>((resolve) => {
+      // socket.io closes the HTTP server too; the kernel closes that itself.
+      this.io.engine.close();
+      resolve();
+    });
+  }
+}

@@ -1,0 +1,28 @@
+/** User profiles (spec 1-platform.md §6). `super` is a separate flag on the user, not a profile. */
+export const PROFILES = ['user', 'supervisor', 'admin'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/**
+ * The minimum role a route requires. `public`: no token; `user`: any signed-in user;
+ * `supervisor`: supervisor, admin or super; `admin`: admin or super; `super`: the super flag.
+ */
+export type RouteRole = 'public' | 'user' | 'supervisor' | 'admin' | 'super';
+
+/** The caller, taken from a verified access token. `companyId` always comes from here, never from input. */
+export interface AuthUser {
+  id: number;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+}
+
+const RANK: Record<Exclude<RouteRole, 'public'>, number> = { user: 0, supervisor: 1, admin: 2, super: 3 };
+
+/** True when `user` holds at least `role`. Admin checks are case-insensitive as in the spec. */
+export function hasRole(user: AuthUser, role: RouteRole): boolean {
+  if (role === 'public' || role === 'user') return true;
+  if (user.super) return true;
+  const profile = String(user.profile).toLowerCase();
+  const rank = profile === 'admin' ? RANK.admin : profile === 'supervisor' ? RANK.supervisor : RANK.user;
+  return rank >= RANK[role];
+}

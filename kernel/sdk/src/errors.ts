@@ -1,0 +1,96 @@
+/**
+ * The error catalogue: every error code the API answers with, mapped to its HTTP status.
+ *
+ * The body of every error answer is `{"error": "<CODE>", "message": "<human text>"}`; clients of this
+ * product family read only `error` (a code they translate) so codes are stable API. Spec codes come first
+ * (spec 1-platform.md §8, 2-tickets.md §8); Atendo's own codes follow.
+ */
+export const ERROR_CATALOGUE = {
+  // ---- spec codes
+  ERR_NO_OTHER_WHATSAPP: { status: 400, message: 'At least one default connection is required' },
+  ERR_NO_DEF_WAPP_FOUND: { status: 404, message: 'No default connection found' },
+  ERR_WAPP_NOT_INITIALIZED: { status: 400, message: 'Connection not initialised' },
+  ERR_WAPP_CHECK_CONTACT: { status: 400, message: 'Contact check failed' },
+  ERR_WAPP_INVALID_CONTACT: { status: 400, message: 'Not a valid WhatsApp number' },
+  ERR_WAPP_DOWNLOAD_MEDIA: { status: 400, message: 'Media download failed' },
+  ERR_INVALID_CREDENTIALS: { status: 401, message: 'Authentication error, try again' },
+  ERR_SENDING_WAPP_MSG: { status: 400, message: 'Sending failed' },
+  ERR_DELETE_WAPP_MSG: { status: 400, message: 'Deleting a message failed' },
+  ERR_OTHER_OPEN_TICKET: { status: 409, message: 'An open ticket already exists for the contact' },
+  ERR_SESSION_EXPIRED: { status: 401, message: 'Session expired, please log in' },
+  ERR_USER_CREATION_DISABLED: { status: 403, message: 'User creation disabled' },
+  ERR_NO_PERMISSION: { status: 403, message: 'No permission' },
+  ERR_DUPLICATED_CONTACT: { status: 409, message: 'Contact number must be unique' },
+  ERR_NO_SETTING_FOUND: { status: 404, message: 'Setting not found' },
+  ERR_NO_CONTACT_FOUND: { status: 404, message: 'Contact not found' },
+  ERR_NO_TICKET_FOUND: { status: 404, message: 'Ticket not found' },
+  ERR_NO_USER_FOUND: { status: 404, message: 'User not found' },
+  ERR_NO_WAPP_FOUND: { status: 404, message: 'Connection not found' },
+  ERR_CREATING_MESSAGE: { status: 400, message: 'Message could not be created' },
+  ERR_CREATING_TICKET: { status: 400, message: 'Ticket could not be created' },
+  ERR_FETCH_WAPP_MSG: { status: 400, message: 'Message could not be fetched, maybe too old' },
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: { status: 409, message: 'Queue colour must be unique' },
+  ERR_WAPP_GREETING_REQUIRED: { status: 400, message: 'Greeting message required when a connection has more than one queue' },
+  ERR_OUT_OF_HOURS: { status: 401, message: 'Fora do horário de expediente' },
+  // ---- Atendo codes
+  ERR_VALIDATION: { status: 400, message: 'The request does not match the schema' },
+  ERR_INVALID_JSON: { status: 400, message: 'The body is not valid JSON' },
+  ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  ERR_NOT_FOUND: { status: 404, message: 'Route not found' },
+  ERR_METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  ERR_INVALID_TOKEN: { status: 403, message: "Invalid or expired token. We'll try to assign a new one on next request" },
+  ERR_TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests, try again later' },
+  ERR_FEATURE_NOT_IN_PLAN: { status: 403, message: "This company's plan does not include this feature" },
+  ERR_PLAN_LIMIT_REACHED: { status: 400, message: "The plan's limit has been reached" },
+  ERR_COMPANY_INACTIVE: { status: 403, message: 'This company is inactive' },
+  ERR_NO_COMPANY_FOUND: { status: 404, message: 'Company not found' },
+  ERR_NO_PLAN_FOUND: { status: 404, message: 'Plan not found' },
+  ERR_NO_HELP_FOUND: { status: 404, message: 'Help entry not found' },
+  ERR_NO_QUEUE_FOUND: { status: 404, message: 'Queue not found' },
+  ERR_QUEUE_NAME_ALREADY_EXISTS: { status: 409, message: 'Queue name must be unique' },
+  ERR_DUPLICATED_EMAIL: { status: 409, message: 'This e-mail is already in use' },
+  ERR_DUPLICATED_NAME: { status: 409, message: 'This name is already in use' },
+  ERR_COMPANY_NOT_DELETABLE: { status: 400, message: 'Company 1 cannot be deleted or deactivated' },
+  ERR_PLAN_IN_USE: { status: 409, message: 'The plan is used by a company' },
+  ERR_CANNOT_DELETE_SELF: { status: 400, message: 'You cannot delete yourself' },
+  ERR_LAST_SUPER_USER: { status: 400, message: 'The last super user cannot be removed' },
+  ERR_SIGNUP_DISABLED: { status: 403, message: 'Sign-up is disabled' },
+  ERR_INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
+  ERR_UPLOAD_TYPE: { status: 415, message: 'File type not allowed' },
+  ERR_SERVICE_UNAVAILABLE: { status: 503, message: 'Service not ready' },
+  ERR_INTERNAL: { status: 500, message: 'Internal server error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** True when `code` is a catalogue code. */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, code);
+}
+
+/**
+ * An error the API answers with as-is: `statusCode` from the catalogue (or the override),
+ * body `{error: code, message, ...extra}`. Throw it from any handler or service.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  /** Extra keys merged into the JSON body (for example the owner of an open ticket). */
+  readonly extra?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message?: string, opts: { statusCode?: number; extra?: Record<string, unknown> } = {}) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = opts.statusCode ?? ERROR_CATALOGUE[code].status;
+    this.extra = opts.extra;
+  }
+}
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  [key: string]: unknown;
+}

@@ -1,0 +1,26 @@
+/**
+ * Realtime push to browsers (socket.io). Event names follow the spec exactly:
+ * `company-{id}-ticket`, `company-{id}-appMessage`, `company-{id}-user`, `company-{id}-auth`,
+ * `company-{id}-whatsapp`, `company-{id}-whatsappSession`, `company-{id}-settings`, ...
+ *
+ * Every emit is scoped to one company: it reaches only sockets authenticated for that company
+ * (optionally narrowed to a room inside it, or to one user). Emits fan out through the bus, so a
+ * socket connected to any kernel process receives them.
+ */
+export interface EmitOptions {
+  /** Narrow to a room inside the company: a ticket id, a status ('open', 'pending', ...) or 'notification'. */
+  room?: string;
+  /** Narrow to the sockets of one user of the company. */
+  userId?: number;
+}
+
+export interface Realtime {
+  emitToCompany(companyId: number, event: string, payload: unknown, opts?: EmitOptions): void;
+  /** Events meant for every signed-in socket of every company (announcements only). */
+  emitGlobal(event: string, payload: unknown): void;
+}
+
+/** `company-{id}-{name}`: the spec's per-company event name. */
+export function companyEvent(companyId: number, name: string): string {
+  return `company-${companyId}-${name}`;
+}

@@ -13,12 +13,14 @@ import { loadConfig, type KernelConfig, type RawConfig } from './config';
 import { createKnex, migrate, startEmbeddedPostgres, type EmbeddedServer } from './db';
 import { createBus } from './bus';
 import { Identity } from './identity/service';
-import { installErrorHandlers } from './plugins/errors';
+import { frameworkErrors, installErrorHandlers } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { RealtimeHub } from './plugins/realtime';
 import { discoverPlugins, loadDefinition, pluginEnv, Services, sortPlugins } from './plugins/loader';
 import { registerCoreRoutes } from './routes';
 import { seedPlatform } from './seed';
+import { installValidators } from './plugins/validation';
+import { UploadStore, uploadRoutes } from './uploads';
 
 export const ROOT_DIR = resolve(__dirname, '../../..');
 export const KERNEL_MIGRATIONS = join(__dirname, 'migrations');
@@ -48,8 +50,8 @@ export interface Kernel {
   realtime: RealtimeHub;
   services: Services;
   plugins: PluginDefinition[];
-  /** Printed once on first start when ADMIN_PASSWORD was generated. */
-  generatedAdminPassword?: string;
+  /** Sign-in lines to print once, on the start that seeded the platform. */
+  firstStartCredentials?: string[];
   close(): Promise<void>;
 }
 
@@ -64,8 +66,8 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     logger: opts.logger ?? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: true,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
     forceCloseConnections: true,
+    frameworkErrors,
   });
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async () => {
@@ -102,6 +104,11 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
 
     // ---- HTTP plumbing
     installErrorHandlers(app);
+    installValidators(app);
+    // The OpenAPI UI and document are public.
+    app.addHook('onRoute', (route) => {
+      if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config ?? {}), role: 'public' };
+    });
     await app.register(cors, { origin: config.frontendOrigins, credentials: true });
     await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
     await app.register(cookie);
@@ -117,6 +124,8 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 
     await registerAuth(app, { secret: config.jwtSecret, expiresIn: config.JWT_EXPIRES_IN, identity });
+    const uploads = new UploadStore({ dir: config.uploadsDir, publicUrl: config.BACKEND_URL, secret: config.jwtSecret, maxBytes: config.UPLOAD_LIMIT });
+    await uploadRoutes(app, uploads);
 
     // ---- realtime
     const realtime = new RealtimeHub(app, bus, {
@@ -169,6 +178,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
           realtime,
           services,
           identity,
+          uploads,
           onClose: (fn) => pluginClosers.push(fn),
         };
         await def.register(ctx);
@@ -180,9 +190,9 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     await app.ready();
 
     // ---- seed
-    let generatedAdminPassword: string | undefined;
+    let firstStartCredentials: string[] | undefined;
     if (!opts.skipSeed) {
-      generatedAdminPassword = await seedPlatform({ db, config, log: app.log });
+      firstStartCredentials = await seedPlatform({ db, config, log: app.log });
       for (const def of sorted) {
         if (def.seed) await def.seed({ db, log: app.log.child({ plugin: def.id }), services, identity, demo: config.SEED_DEMO, companyId: 1 });
       }
@@ -198,7 +208,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       realtime,
       services,
       plugins: sorted,
-      generatedAdminPassword,
+      firstStartCredentials,
       close: async () => {
         await app.close();
         await closeAll();

@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildKernel } from './app';
 
@@ -17,7 +17,11 @@ async function main(): Promise<void> {
     '',
     `  Atendo API listening on ${address} (database: ${kernel.config.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL'}, bus: ${kernel.bus.kind})`,
     `  API docs: ${address.replace('0.0.0.0', 'localhost')}/docs`,
-    kernel.generatedAdminPassword ? `  Sign in as ${kernel.config.ADMIN_EMAIL} with password ${kernel.generatedAdminPassword} (shown once; also in ${creds})` : existsSync(creds) ? `  First-start credentials: ${creds}\n${readFileSync(creds, 'utf8').replace(/^/gm, '    ')}` : '',
+    kernel.firstStartCredentials
+      ? `  Sign in at ${kernel.config.frontendOrigins[0]} (API ${kernel.config.BACKEND_URL}) with:\n${kernel.firstStartCredentials.map((l) => `    ${l}`).join('\n')}\n  (shown once; kept in ${creds})`
+      : existsSync(creds)
+        ? `  First-start credentials are in ${creds}`
+        : '',
     '',
   ];
   console.log(banner.join('\n'));

@@ -19,12 +19,12 @@ const generate = () => randomBytes(12).toString('base64url');
 /**
  * First start: creates the full-feature platform plan, a public starter plan for sign-up, company 1
  * (never expires) and its super admin from ADMIN_EMAIL / ADMIN_PASSWORD. When ADMIN_PASSWORD is unset a
- * password is generated, returned (to be printed once) and written to DATA_DIR/initial-credentials.txt
+ * password is generated; the credentials are returned (to be printed once) and written to DATA_DIR/initial-credentials.txt
  * (mode 0600). With SEED_DEMO, demo attendants are added. Idempotent: does nothing once company 1 exists.
  */
-export async function seedPlatform({ db, config, log }: { db: Knex; config: KernelConfig; log: FastifyBaseLogger }): Promise<string | undefined> {
+export async function seedPlatform({ db, config, log }: { db: Knex; config: KernelConfig; log: FastifyBaseLogger }): Promise<string[] | undefined> {
   const lines: string[] = [];
-  const generated = await db.transaction(async (trx) => {
+  await db.transaction(async (trx) => {
     // Serialise concurrent first starts of several nodes.
     await trx.raw('SELECT pg_advisory_xact_lock(4242001)');
     if (await trx('companies').where({ id: PLATFORM_COMPANY_ID }).first('id')) return undefined;
@@ -46,12 +46,12 @@ export async function seedPlatform({ db, config, log }: { db: Knex; config: Kern
       }
       lines.push(`demo attendants (${DEMO_USERS.map((u) => u.email).join(', ')}): ${demoPassword}`);
     }
-    return config.ADMIN_PASSWORD ? undefined : password;
   });
   if (lines.length) {
     const file = join(config.dataDir, 'initial-credentials.txt');
     writeFileSync(file, lines.join('\n') + '\n', { mode: 0o600 });
     log.info({ file }, 'platform seeded: company 1, plans and super admin');
+    return lines;
   }
-  return generated;
+  return undefined;
 }

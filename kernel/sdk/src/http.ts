@@ -47,3 +47,31 @@ export function page(pageNumber: number | undefined, size: number) {
 }
 
 export { Type, type Static, type TSchema };
+
+/**
+ * An integer that the product family's forms may send as a digit string ("5"). JSON bodies are not
+ * coerced by the kernel (wrong types are 400), so fields that old clients send as text use this and
+ * normalise with `toInt`.
+ */
+export function IntLike(opts: { minimum?: number; maximum?: number } = {}) {
+  const min = opts.minimum ?? 0;
+  const max = opts.maximum ?? 2147483647;
+  return Type.Union([Type.Integer({ minimum: min, maximum: max }), Type.String({ pattern: min < 0 ? '^\\s*-?\\d{1,10}\\s*$' : '^\\s*\\d{1,10}\\s*$', maxLength: 12 })]);
+}
+
+/** A boolean that old clients may send as 'true' / 'false' / 'enabled' / 'disabled'; normalise with `toBool`. */
+export function BoolLike() {
+  return Type.Union([Type.Boolean(), Type.Union(['true', 'false', 'enabled', 'disabled'].map((v) => Type.Literal(v)))]);
+}
+
+/** Normalises an IntLike value (undefined stays undefined). */
+export function toInt(v: number | string | undefined | null): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'number' ? v : Number.parseInt(v.trim(), 10);
+}
+
+/** Normalises a BoolLike value (undefined stays undefined). */
+export function toBool(v: boolean | string | undefined | null): boolean | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'boolean' ? v : v === 'true' || v === 'enabled';
+}

@@ -6,3 +6,5 @@ export * from './realtime';
 export * from './plugin';
 export * from './identity';
 export * from './http';
+export * from './uploads';
+export * from './envelope';

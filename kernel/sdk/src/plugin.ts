@@ -5,6 +5,7 @@ import type { Bus } from './bus';
 import type { Realtime } from './realtime';
 import type { PlanFeature } from './plan';
 import type { IdentityService } from './identity';
+import type { UploadService } from './uploads';
 
 /** Named services plugins offer each other (`provide`) and use (`get`), declared through `dependsOn`. */
 export interface ServiceRegistry {
@@ -27,6 +28,8 @@ export interface PluginContext<Config = Record<string, unknown>> {
   realtime: Realtime;
   services: ServiceRegistry;
   identity: IdentityService;
+  /** Uploaded files: type- and size-checked storage per company, and signed URLs to serve them. */
+  uploads: UploadService;
   /** Called on shutdown, in reverse registration order. */
   onClose(fn: () => Promise<void> | void): void;
 }
@@ -54,6 +57,11 @@ export interface PluginDefinition<Config = Record<string, unknown>> {
   id: string;
   /** Plugin ids (or `kernel`) this plugin needs registered before it. */
   dependsOn?: string[];
+  /**
+   * Soft ordering: plugin ids this plugin is migrated, registered and seeded after *when they are loaded*
+   * (absent ones are ignored). For optional collaborators used through `ctx.services.has(...)`.
+   */
+  after?: string[];
   /** The plan flag that gates every route of this plugin (403 ERR_FEATURE_NOT_IN_PLAN when off). */
   featureFlag?: PlanFeature;
   /** Absolute path of the plugin's migrations folder (files exporting `up`/`down`). */

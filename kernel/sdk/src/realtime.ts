@@ -12,12 +12,24 @@ export interface EmitOptions {
   room?: string;
   /** Narrow to the sockets of one user of the company. */
   userId?: number;
+  /**
+   * Narrow to server-assigned audiences (union): names a plugin's audience resolver gave sockets at
+   * connect time, e.g. `tickets:queue:3`. Clients cannot join audiences themselves.
+   */
+  audiences?: string[];
 }
+
+/** Names the audiences a signed-in socket belongs to (called on connect and on refresh). */
+export type AudienceResolver = (user: import('./auth').AuthUser) => Promise<string[]> | string[];
 
 export interface Realtime {
   emitToCompany(companyId: number, event: string, payload: unknown, opts?: EmitOptions): void;
   /** Events meant for every signed-in socket of every company (announcements only). */
   emitGlobal(event: string, payload: unknown): void;
+  /** Adds a resolver of audiences; every socket joins what all resolvers return for its user. */
+  registerAudienceResolver(resolver: AudienceResolver): void;
+  /** Recomputes the audiences of a user's sockets (or every socket of the company) on every node. */
+  refreshAudiences(companyId: number, userId?: number): void;
 }
 
 /** `company-{id}-{name}`: the spec's per-company event name. */

@@ -182,7 +182,9 @@ export class InProcessBroker {
  *   `deadLetters`); a `PermanentError` dead-letters at once. Broadcast queues have no dead-letter queue:
  *   exhausted messages are dropped and logged.
  * Payloads travel as JSON (as over RabbitMQ): handlers get a fresh copy, `Date`s arrive as strings.
- * Nothing is persisted across restarts.
+ * Nothing is persisted across restarts; a message no queue is bound for is dropped (as with RabbitMQ).
+ * `unsubscribe()` waits for that consumer's in-flight handlers (pending retries are re-enqueued at once),
+ * so do not await it from inside the same subscription's handler.
  */
 export class InProcessBus implements Bus {
   readonly kind = 'in-process' as const;

@@ -11,11 +11,12 @@ export { RabbitMqBus, DEAD_LETTER_EXCHANGE, type RabbitMqBusOptions } from './ra
  *   the broker cannot be reached or refuses the login (no retry for the first connection, so a wrong
  *   URL fails at startup). Later connection losses are recovered automatically.
  * - otherwise: an `InProcessBus` (single process, in memory, nothing persisted).
+ * `exchange` is the RabbitMQ topic exchange (default `atendo.events`; ignored by the in-process bus).
  * `logger` is an optional pino-like logger (a Fastify/pino logger fits).
  */
-export async function createBus(opts: { amqpUrl?: string; logger?: BusLogger } = {}): Promise<Bus> {
+export async function createBus(opts: { amqpUrl?: string; exchange?: string; logger?: BusLogger } = {}): Promise<Bus> {
   if (opts.amqpUrl) {
-    const bus = new RabbitMqBus({ url: opts.amqpUrl, logger: opts.logger });
+    const bus = new RabbitMqBus({ url: opts.amqpUrl, exchange: opts.exchange, logger: opts.logger });
     await bus.connect();
     return bus;
   }

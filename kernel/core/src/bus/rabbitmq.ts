@@ -72,6 +72,10 @@ interface RabbitSub {
  * Connection: call `connect()` first (rejects if the broker is unreachable). On an unexpected connection
  * loss the bus reconnects with exponential backoff and re-establishes every active subscription;
  * `publish` waits up to `connectWaitMs` for the connection, then rejects.
+ *
+ * `Subscription.unsubscribe()` cancels the consumer, fires pending retries at once and waits for the
+ * subscription's in-flight handlers before closing its channel, so do not await it from inside that
+ * subscription's own handler.
  */
 export class RabbitMqBus implements Bus {
   readonly kind = 'rabbitmq' as const;
@@ -87,6 +91,7 @@ export class RabbitMqBus implements Bus {
   private readonly subs = new Set<RabbitSub>();
   private readonly deadChannels = new WeakSet<amqp.Channel>();
   private readonly readyWaiters = new Set<() => void>();
+  private opening: Promise<void> | null = null;
   private reconnecting: Promise<void> | null = null;
   private reconnectSleep: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
   private closed = false;
@@ -110,9 +115,12 @@ export class RabbitMqBus implements Bus {
    */
   async connect(): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
-    if (this.model) return;
+    if (this.model && this.pubChannel) return;
     if (this.reconnecting) return this.reconnecting;
-    await this.open();
+    this.opening ??= this.open().finally(() => {
+      this.opening = null;
+    });
+    return this.opening;
   }
 
   /** True while connected with an open publish channel and not closed. */
@@ -273,8 +281,6 @@ export class RabbitMqBus implements Bus {
     this.model = model;
     try {
       const ch = await this.openPublishChannel(model);
-      await ch.assertExchange(this.exchange, 'topic', { durable: true });
-      await ch.assertExchange(DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
       if (this.model !== model) throw new Error('connection lost during setup');
       this.pubChannel = ch;
       this.connectedOnce = true;
@@ -299,6 +305,8 @@ export class RabbitMqBus implements Bus {
   private async openPublishChannel(model: amqp.ChannelModel): Promise<amqp.ConfirmChannel> {
     const ch = await model.createConfirmChannel();
     ch.on('error', (err: Error) => this.logger?.warn({ err }, 'bus: publish channel error'));
+    await ch.assertExchange(this.exchange, 'topic', { durable: true });
+    await ch.assertExchange(DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
     ch.on('close', () => {
       this.deadChannels.add(ch);
       if (this.pubChannel !== ch) return;

@@ -18,6 +18,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_FILES_LIMIT: 'ERR_PAYLOAD_TOO_LARGE',
   FST_FIELDS_LIMIT: 'ERR_PAYLOAD_TOO_LARGE',
   FST_JWT_NO_AUTHORIZATION_IN_HEADER: 'ERR_SESSION_EXPIRED',
+  FST_ERR_BAD_URL: 'ERR_VALIDATION',
+  FST_ERR_MAX_PARAM_LENGTH: 'ERR_VALIDATION',
 };
 
 /** Maps any thrown error to `{status, body}`; never leaks internals of a 5xx. */
@@ -32,7 +34,7 @@ export function toErrorReply(err: FastifyError | AppError | Error): { status: nu
   if (fe.statusCode === 429) return { status: 429, body: errorBody('ERR_TOO_MANY_REQUESTS'), log: false };
   // Postgres: invalid text representation / out of range / value too long on user input -> 400.
   const pgCode = (err as { code?: string }).code;
-  if (pgCode === '22P02' || pgCode === '22003' || pgCode === '22001' || pgCode === '22007' || pgCode === '22008') {
+  if (pgCode === '22P02' || pgCode === '22003' || pgCode === '22001' || pgCode === '22007' || pgCode === '22008' || pgCode === '22021') {
     return { status: 400, body: errorBody('ERR_VALIDATION', 'A value is out of range or malformed'), log: true };
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
@@ -42,8 +44,53 @@ export function toErrorReply(err: FastifyError | AppError | Error): { status: nu
   return { status: 500, body: errorBody('ERR_INTERNAL'), log: true };
 }
 
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route or hook runs (a malformed
+ * percent-encoding in the path, FST_ERR_BAD_URL; a path parameter longer than `maxParamLength`,
+ * FST_ERR_MAX_PARAM_LENGTH) answer 400 ERR_VALIDATION like every other bad input, instead of Fastify's
+ * own non-catalogue body.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body, log } = toErrorReply(err);
+  if (log) request.log.error({ err }, 'request failed');
+  void reply.status(status).send(body);
+}
+
+/**
+ * Path of the first non-finite number (`Infinity`, `NaN`) in `value`, or undefined. Ajv's type coercion
+ * turns strings such as "1e309" into `Infinity`, which then passes `integer` together with any
+ * `minimum`/`maximum` (ajv checks those only for finite numbers); JSON itself cannot carry one.
+ */
+export function findNonFinite(value: unknown, path = ''): string | undefined {
+  // Below the top level only plain JSON data (arrays, plain objects) is walked: multipart parts, streams
+  // and buffers are not.
+  const stack: [unknown, string][] = [[value, path]];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const [v, p] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return p || '/';
+    } else if (v && typeof v === 'object' && !seen.has(v)) {
+      const proto = Object.getPrototypeOf(v) as unknown;
+      // The top level (params, query: prototype-less maps of their own) is always walked.
+      if (v !== value && !Array.isArray(v) && proto !== Object.prototype && proto !== null) continue;
+      if (Buffer.isBuffer(v)) continue;
+      seen.add(v);
+      for (const [k, child] of Object.entries(v)) stack.push([child, `${p}/${k}`]);
+    }
+  }
+  return undefined;
+}
+
 /** Installs the error and not-found handlers: every error answer is `{error, message}` from the catalogue. */
 export function installErrorHandlers(app: FastifyInstance): void {
+  // After schema validation (and its coercion), before any handler: refuse non-finite numbers as 400.
+  app.addHook('preHandler', async (request) => {
+    for (const [part, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+      const at = findNonFinite(value);
+      if (at) throw new AppError('ERR_VALIDATION', `${part}${at} must be a finite number`);
+    }
+  });
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, log } = toErrorReply(err);
     if (log) request.log.error({ err }, 'request failed');

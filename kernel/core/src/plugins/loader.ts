@@ -50,8 +50,8 @@ export async function loadDefinition(rootDir: string, pkg: PluginPackage): Promi
 }
 
 /**
- * Orders plugins so each comes after everything in its `dependsOn`. Throws on duplicate ids, unknown
- * dependencies and cycles. `kernel` is always satisfied.
+ * Orders plugins so each comes after everything in its `dependsOn` (and its `after` ids that are loaded).
+ * Throws on duplicate ids, unknown dependencies and cycles. `kernel` is always satisfied.
  */
 export function sortPlugins(defs: PluginDefinition[]): PluginDefinition[] {
   const byId = new Map<string, PluginDefinition>();
@@ -71,6 +71,10 @@ export function sortPlugins(defs: PluginDefinition[]): PluginDefinition[] {
       const target = byId.get(dep);
       if (!target) throw new Error(`plugin ${d.id} depends on missing plugin ${dep}`);
       visit(target, [...path, d.id]);
+    }
+    for (const soft of d.after ?? []) {
+      const target = byId.get(soft);
+      if (target) visit(target, [...path, d.id]);
     }
     state.set(d.id, 'done');
     out.push(d);

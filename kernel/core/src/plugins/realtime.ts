@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import type { AuthUser, Bus, EmitOptions, Realtime, Subscription } from '@atendo/sdk';
+import type { AudienceResolver, AuthUser, Bus, EmitOptions, Realtime, Subscription } from '@atendo/sdk';
 import { verifyAccess } from './auth';
 
 const TOPIC = 'realtime.emit';
@@ -11,6 +11,12 @@ interface EmitEnvelope {
   payload: unknown;
   room?: string;
   userId?: number;
+  audiences?: string[];
+}
+
+interface RefreshEnvelope {
+  companyId: number;
+  userId?: number;
 }
 
 /** Room names are namespaced by company, so a bare room a client asks for never crosses tenants. */
@@ -18,6 +24,7 @@ export const rooms = {
   company: (cid: number) => `c:${cid}`,
   user: (cid: number, uid: number) => `c:${cid}:u:${uid}`,
   named: (cid: number, name: string) => `c:${cid}:r:${name}`,
+  audience: (cid: number, name: string) => `c:${cid}:a:${name}`,
   all: 'all',
 };
 
@@ -34,6 +41,8 @@ export const rooms = {
 export class RealtimeHub implements Realtime {
   readonly io: Server;
   private sub?: Subscription;
+  private refreshSub?: Subscription;
+  private readonly resolvers: AudienceResolver[] = [];
 
   constructor(
     private readonly app: FastifyInstance,
@@ -54,7 +63,8 @@ export class RealtimeHub implements Realtime {
       verifyAccess(app, header).then(
         (user) => {
           socket.data.user = user;
-          next();
+          // Audiences are joined before `connect` reaches the client, so no event is missed.
+          this.joinAudiences(socket).then(() => next(), () => next());
         },
         (err: { code?: string }) => next(new Error(err.code ?? 'ERR_INVALID_TOKEN')),
       );
@@ -86,19 +96,56 @@ export class RealtimeHub implements Realtime {
   /** Starts consuming the bus fan-out. */
   async start(): Promise<void> {
     this.sub = await this.bus.subscribe<EmitEnvelope>(TOPIC, (m) => this.deliver(m.payload), { broadcast: true, prefetch: 256, maxRetries: 0 });
+    this.refreshSub = await this.bus.subscribe<RefreshEnvelope>('realtime.refresh', (m) => this.refreshLocal(m.payload), { broadcast: true, maxRetries: 0 });
+  }
+
+  registerAudienceResolver(resolver: AudienceResolver): void {
+    this.resolvers.push(resolver);
+  }
+
+  refreshAudiences(companyId: number, userId?: number): void {
+    this.bus.publish<RefreshEnvelope>('realtime.refresh', { companyId, userId }).catch((err) => this.app.log.error({ err }, 'realtime refresh publish failed'));
+  }
+
+  /** Joins the socket to the audiences every resolver names, leaving audiences it no longer has. */
+  private async joinAudiences(socket: Socket): Promise<void> {
+    const user = socket.data.user as AuthUser;
+    const wanted = new Set<string>();
+    for (const r of this.resolvers) {
+      try {
+        for (const name of await r(user)) wanted.add(rooms.audience(user.companyId, name));
+      } catch (err) {
+        this.app.log.error({ err }, 'audience resolver failed');
+      }
+    }
+    const prefix = rooms.audience(user.companyId, '');
+    for (const room of socket.rooms) if (room.startsWith(prefix) && !wanted.has(room)) void socket.leave(room);
+    if (wanted.size) void socket.join([...wanted]);
+  }
+
+  private async refreshLocal(e: RefreshEnvelope): Promise<void> {
+    const target = e.userId !== undefined ? rooms.user(e.companyId, e.userId) : rooms.company(e.companyId);
+    const ids = this.io.sockets.adapter.rooms.get(target);
+    if (!ids) return;
+    await Promise.all([...ids].map((id) => this.io.sockets.sockets.get(id)).filter((s): s is Socket => Boolean(s)).map((s) => this.joinAudiences(s)));
   }
 
   private deliver(e: EmitEnvelope): void {
-    let target: string;
+    let target: string | string[];
     if (e.companyId === null) target = rooms.all;
-    else if (e.userId !== undefined) target = rooms.user(e.companyId, e.userId);
+    else if (e.audiences !== undefined) {
+      if (!e.audiences.length) return;
+      const cid = e.companyId;
+      this.io.to(e.audiences.map((a) => rooms.audience(cid, a))).emit(e.event, e.payload);
+      return;
+    } else if (e.userId !== undefined) target = rooms.user(e.companyId, e.userId);
     else if (e.room !== undefined) target = rooms.named(e.companyId, e.room);
     else target = rooms.company(e.companyId);
     this.io.to(target).emit(e.event, e.payload);
   }
 
   emitToCompany(companyId: number, event: string, payload: unknown, opts: EmitOptions = {}): void {
-    this.publish({ companyId, event, payload, room: opts.room, userId: opts.userId });
+    this.publish({ companyId, event, payload, room: opts.room, userId: opts.userId, audiences: opts.audiences });
   }
 
   emitGlobal(event: string, payload: unknown): void {
@@ -111,6 +158,7 @@ export class RealtimeHub implements Realtime {
 
   async close(): Promise<void> {
     await this.sub?.unsubscribe();
+    await this.refreshSub?.unsubscribe();
     this.io.disconnectSockets(true);
     await new Promise<void>((resolve) => {
       // socket.io closes the HTTP server too; the kernel closes that itself.

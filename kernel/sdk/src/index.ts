@@ -8,3 +8,4 @@ export * from './identity';
 export * from './http';
 export * from './uploads';
 export * from './envelope';
+export * from './channel';

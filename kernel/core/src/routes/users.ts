@@ -345,6 +345,8 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     }
     const user = await present(row);
     emit(row.companyId, { action: 'update', user });
+    // Queue memberships or flags may have changed: the user's sockets re-join their audiences.
+    realtime.refreshAudiences(row.companyId, row.id);
     return user;
   });
 

@@ -1,0 +1,247 @@
+import type { Knex } from 'knex';
+import { AppError, type IdentityService, type PublicUser, type UserExtension } from '@atendo/sdk';
+
+/** One weekday of a queue's service hours; times are `HH:mm` or `''` (no second shift, closed day). */
+export interface QueueSchedule {
+  weekday: string;
+  weekdayEn: string;
+  startTimeA: string;
+  endTimeA: string;
+  startTimeB: string;
+  endTimeB: string;
+}
+
+/** A queue (department) as the API shows it (wire-shapes §2 "Queue"). */
+export interface Queue {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: string | null;
+  outOfHoursMessage: string | null;
+  orderQueue: number | null;
+  ativarRoteador: boolean;
+  /** Minutes. */
+  tempoRoteador: number;
+  schedules: QueueSchedule[];
+  integrationId: number | null;
+  fileListId: number | null;
+  promptId: number | null;
+  closeTicket: boolean;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** The writable fields of a queue, already normalised (no empty strings). Absent keys are left unchanged. */
+export type QueueInput = Partial<Omit<Queue, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>>;
+
+/** One entry of `user.queues` added by the `queues` user extension; `UserQueue` is the membership row. */
+export interface UserQueueRef {
+  id: number;
+  name: string;
+  color: string;
+  UserQueue: { userId: number; queueId: number; createdAt: Date | string; updatedAt: Date | string };
+}
+
+/**
+ * The `queues` service other plugins get with `ctx.services.get<QueuesService>('queues')` (declare
+ * `dependsOn: ['queues']`). Every method is scoped to `companyId`: ids of another company are unknown.
+ */
+export interface QueuesService {
+  /** Ids of the queues `userId` serves (empty when the user is unknown in the company). */
+  listQueueIds(companyId: number, userId: number): Promise<number[]>;
+  /** Ids of the users serving `queueId` (empty when the queue is unknown in the company). */
+  userIdsOfQueue(companyId: number, queueId: number): Promise<number[]>;
+  /** One queue, or undefined when it does not exist in the company. */
+  getQueue(companyId: number, id: number): Promise<Queue | undefined>;
+}
+
+const UNIQUE_CODES = {
+  queues_company_name_unique: 'ERR_QUEUE_NAME_ALREADY_EXISTS',
+  queues_company_color_unique: 'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+} as const;
+
+/** Maps a unique violation on a queue's name or colour (concurrent writes) to its catalogue error. */
+function mapUniqueViolation(err: unknown): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e.code === '23505' && e.constraint && e.constraint in UNIQUE_CODES) {
+    throw new AppError(UNIQUE_CODES[e.constraint as keyof typeof UNIQUE_CODES]);
+  }
+  throw err;
+}
+
+const MAX_INT = 2147483647;
+
+/** Normalises a `queues` row: `schedules` always an array. */
+function toQueue(row: Record<string, unknown>): Queue {
+  return { ...(row as unknown as Queue), schedules: Array.isArray(row.schedules) ? (row.schedules as QueueSchedule[]) : [] };
+}
+
+/**
+ * Data access for queues and memberships. Every method takes the caller's `companyId` and filters on it;
+ * multi-row writes run in one transaction and name/colour uniqueness is checked inside it (backed by the
+ * unique indexes for concurrent writers).
+ */
+export class QueueStore implements QueuesService {
+  constructor(private readonly db: Knex, private readonly identity: IdentityService) {}
+
+  /** The company's queues ordered by `orderQueue` (nulls last), then id. */
+  async list(companyId: number): Promise<Queue[]> {
+    const rows = await this.db('queues').where({ companyId }).orderByRaw('order_queue ASC NULLS LAST, id ASC');
+    return rows.map(toQueue);
+  }
+
+  async getQueue(companyId: number, id: number): Promise<Queue | undefined> {
+    const row = await this.db('queues').where({ companyId, id }).first();
+    return row ? toQueue(row) : undefined;
+  }
+
+  /**
+   * Creates a queue within the plan's `queues` limit (400 ERR_PLAN_LIMIT_REACHED). 409
+   * ERR_QUEUE_NAME_ALREADY_EXISTS / ERR_QUEUE_COLOR_ALREADY_EXISTS on duplicates (case-insensitive).
+   */
+  async create(companyId: number, input: QueueInput & { name: string; color: string }): Promise<Queue> {
+    try {
+      return await this.db.transaction(async (trx) => {
+        await this.assertUnique(trx, companyId, input);
+        return this.identity.withinPlanLimit(
+          trx,
+          companyId,
+          'queues',
+          async (t) => Number((await t('queues').where({ companyId }).count({ n: '*' }).first())?.n ?? 0),
+          async () => {
+            const [row] = await trx('queues').insert(this.toRow({ ...input }, companyId)).returning('*');
+            return toQueue(row);
+          },
+        );
+      });
+    } catch (err) {
+      mapUniqueViolation(err);
+    }
+  }
+
+  /** Updates the given fields; 404 ERR_NO_QUEUE_FOUND for ids outside the company; 409 on duplicates. */
+  async update(companyId: number, id: number, input: QueueInput): Promise<Queue> {
+    try {
+      return await this.db.transaction(async (trx) => {
+        const current = await trx('queues').where({ companyId, id }).forUpdate().first('id');
+        if (!current) throw new AppError('ERR_NO_QUEUE_FOUND');
+        await this.assertUnique(trx, companyId, input, id);
+        const [row] = await trx('queues')
+          .where({ companyId, id })
+          .update({ ...this.toRow(input), updatedAt: trx.fn.now() })
+          .returning('*');
+        return toQueue(row);
+      });
+    } catch (err) {
+      mapUniqueViolation(err);
+    }
+  }
+
+  /** Deletes a queue and its memberships; 404 ERR_NO_QUEUE_FOUND for ids outside the company. */
+  async remove(companyId: number, id: number): Promise<void> {
+    const n = await this.db('queues').where({ companyId, id }).del();
+    if (!n) throw new AppError('ERR_NO_QUEUE_FOUND');
+  }
+
+  async listQueueIds(companyId: number, userId: number): Promise<number[]> {
+    const rows: { queueId: number }[] = await this.db('userQueues as uq')
+      .join('queues as q', 'q.id', 'uq.queueId')
+      .where({ 'uq.companyId': companyId, 'q.companyId': companyId, 'uq.userId': userId })
+      .orderByRaw('q.order_queue ASC NULLS LAST, q.id ASC')
+      .select('uq.queueId');
+    return rows.map((r) => r.queueId);
+  }
+
+  async userIdsOfQueue(companyId: number, queueId: number): Promise<number[]> {
+    const rows: { userId: number }[] = await this.db('userQueues as uq')
+      .join('queues as q', 'q.id', 'uq.queueId')
+      .where({ 'uq.companyId': companyId, 'q.companyId': companyId, 'uq.queueId': queueId })
+      .orderBy('uq.userId')
+      .select('uq.userId');
+    return rows.map((r) => r.userId);
+  }
+
+  /** Adds `queues: UserQueueRef[]` to every user, with one query for all of them (scoped to `companyId`). */
+  async decorateUsers(companyId: number, users: PublicUser[]): Promise<void> {
+    const ids = users.map((u) => u.id);
+    const rows: { userId: number; queueId: number; ucAt: Date; uuAt: Date; name: string; color: string }[] = await this.db('userQueues as uq')
+      .join('queues as q', 'q.id', 'uq.queueId')
+      .where({ 'uq.companyId': companyId, 'q.companyId': companyId })
+      .whereIn('uq.userId', ids)
+      .orderByRaw('q.order_queue ASC NULLS LAST, q.id ASC')
+      .select('uq.userId', 'uq.queueId', 'uq.createdAt as ucAt', 'uq.updatedAt as uuAt', 'q.name', 'q.color');
+    const byUser = new Map<number, UserQueueRef[]>();
+    for (const r of rows) {
+      const list = byUser.get(r.userId) ?? [];
+      list.push({ id: r.queueId, name: r.name, color: r.color, UserQueue: { userId: r.userId, queueId: r.queueId, createdAt: r.ucAt, updatedAt: r.uuAt } });
+      byUser.set(r.userId, list);
+    }
+    for (const u of users) u.queues = byUser.get(u.id) ?? [];
+  }
+
+  /**
+   * Replaces the memberships of `userId` with `queueIds` inside `trx` (kept rows keep their timestamps).
+   * Every id must be a queue of `companyId`, else 404 ERR_NO_QUEUE_FOUND and nothing changes.
+   */
+  async saveUserQueues(trx: Knex.Transaction, companyId: number, userId: number, queueIds: unknown): Promise<void> {
+    if (queueIds === undefined) return;
+    const list = queueIds === null ? [] : queueIds;
+    if (!Array.isArray(list) || list.length > 1000) throw new AppError('ERR_VALIDATION', 'queueIds must be an array of queue ids');
+    const ids = [...new Set(list.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)))];
+    if (ids.some((v) => !Number.isInteger(v) || (v as number) < 1 || (v as number) > MAX_INT)) {
+      throw new AppError('ERR_VALIDATION', 'queueIds must be an array of queue ids');
+    }
+    const wanted = ids as number[];
+    if (wanted.length) {
+      // FOR SHARE: a queue deleted concurrently cannot vanish between this check and the insert.
+      const found = await trx('queues').where({ companyId }).whereIn('id', wanted).forShare().select('id');
+      if (found.length !== wanted.length) throw new AppError('ERR_NO_QUEUE_FOUND');
+    }
+    await trx('userQueues').where({ userId }).whereNotIn('queueId', wanted).del();
+    if (wanted.length) {
+      await trx('userQueues')
+        .insert(wanted.map((queueId) => ({ userId, queueId, companyId })))
+        .onConflict(['userId', 'queueId'])
+        .ignore();
+    }
+  }
+
+  /** The `queues` user extension: decorates users with `queues` and saves `body.queueIds`. */
+  userExtension(): UserExtension {
+    return {
+      name: 'queues',
+      decorate: (companyId, users) => this.decorateUsers(companyId, users),
+      save: (trx, companyId, userId, body) => this.saveUserQueues(trx, companyId, userId, body.queueIds),
+    };
+  }
+
+  /** The narrow service other plugins use. */
+  service(): QueuesService {
+    return {
+      listQueueIds: (c, u) => this.listQueueIds(c, u),
+      userIdsOfQueue: (c, q) => this.userIdsOfQueue(c, q),
+      getQueue: (c, id) => this.getQueue(c, id),
+    };
+  }
+
+  private async assertUnique(trx: Knex.Transaction, companyId: number, input: QueueInput, exceptId?: number): Promise<void> {
+    const same = (column: 'name' | 'color', value: string) => {
+      const q = trx('queues').where({ companyId }).whereRaw(`lower(${column}) = lower(?)`, [value]);
+      if (exceptId !== undefined) q.whereNot({ id: exceptId });
+      return q.first('id');
+    };
+    if (input.name !== undefined && (await same('name', input.name))) throw new AppError('ERR_QUEUE_NAME_ALREADY_EXISTS');
+    if (input.color !== undefined && (await same('color', input.color))) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+  }
+
+  /** Picks the known columns (never spreads input into SQL); `schedules` goes in as JSON. */
+  private toRow(input: QueueInput, companyId?: number): Record<string, unknown> {
+    const row: Record<string, unknown> = {};
+    if (companyId !== undefined) row.companyId = companyId;
+    const keys = ['name', 'color', 'greetingMessage', 'outOfHoursMessage', 'orderQueue', 'ativarRoteador', 'tempoRoteador', 'integrationId', 'fileListId', 'promptId', 'closeTicket'] as const;
+    for (const k of keys) if (input[k] !== undefined) row[k] = input[k];
+    if (input.schedules !== undefined) row.schedules = JSON.stringify(input.schedules);
+    return row;
+  }
+}

@@ -11,5 +11,12 @@ const lock = join(root, 'package-lock.json');
 const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
 if (stale) {
   console.log('[atendo] installing dependencies (npm ci)…');
-  execSync(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  // `npm ci` refuses a lock that lacks optional platform packages some registries do not serve
+  // (e.g. @swc/core-darwin-arm64); `npm install` then installs the same locked versions.
+  try {
+    if (!existsSync(lock)) throw new Error('no lock');
+    execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  } catch {
+    execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -125,6 +125,7 @@ export async function createTestKernel(opts: { plugins?: PluginDefinition[] | 'd
       }),
     close: async () => {
       await kernel.close();
+      rmSync(String(env.DATA_DIR), { recursive: true, force: true });
       if (!shared) await dropDatabase(url);
     },
   };

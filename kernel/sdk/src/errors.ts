@@ -66,6 +66,8 @@ export const ERROR_CATALOGUE = {
   ERR_REQUIRED_TAG: { status: 400, message: 'The contact or the ticket needs a tag before closing' },
   ERR_INVALID_TRANSITION: { status: 400, message: 'This ticket status change is not allowed' },
   ERR_NO_NOTE_FOUND: { status: 404, message: 'Ticket note not found' },
+  ERR_NO_MESSAGE_FOUND: { status: 404, message: 'Message not found' },
+  ERR_TICKET_NOT_OPEN: { status: 400, message: 'Messages can be sent only to open or group tickets' },
   ERR_SERVICE_UNAVAILABLE: { status: 503, message: 'Service not ready' },
   ERR_INTERNAL: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -48,6 +48,7 @@ export const ERROR_CATALOGUE = {
   ERR_NO_PLAN_FOUND: { status: 404, message: 'Plan not found' },
   ERR_NO_HELP_FOUND: { status: 404, message: 'Help entry not found' },
   ERR_NO_QUEUE_FOUND: { status: 404, message: 'Queue not found' },
+  ERR_NO_CHATBOT_FOUND: { status: 404, message: 'Chatbot option not found' },
   ERR_NO_QUICK_MESSAGE_FOUND: { status: 404, message: 'Quick message not found' },
   ERR_NO_TAG_FOUND: { status: 404, message: 'Tag not found' },
   ERR_NO_IMPORT_FOUND: { status: 404, message: 'Import job not found' },

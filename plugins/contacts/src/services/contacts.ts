@@ -1,0 +1,623 @@
+import type { Knex } from 'knex';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { AppError, type AuthUser, type IdentityService, type Realtime } from '@atendo/sdk';
+import type { Tag, TagsService } from '@atendo/plugin-tags';
+import { cleanNumber, maskNumber, normalizePhone, phoneCandidates } from './numbers';
+
+export type ContactChannel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
+
+/** A contact as the API shows it (wire-shapes §2 "Contact"). Timestamps are ISO strings. */
+export interface Contact {
+  id: number;
+  companyId: number;
+  name: string;
+  /** Digits for phones, PSID/IGSID for Meta channels, group JID user part for groups. */
+  number: string;
+  email: string;
+  /** The picture URL the channel gave (remote). */
+  profilePicUrl: string | null;
+  /** The picture to show: a stored file under /public/company{id}/contacts/, else `profilePicUrl`. */
+  urlPicture: string | null;
+  isGroup: boolean;
+  disableBot: boolean;
+  acceptAudioMessage: boolean;
+  /** false = blocked. */
+  active: boolean;
+  channel: ContactChannel;
+  remoteJid: string | null;
+  /** WhatsApp LID JID, when known. */
+  lid: string | null;
+  lgpdAcceptedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContactExtraInfo {
+  id: number;
+  contactId: number;
+  name: string;
+  value: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A tag of a contact with its join row (`contact.tags[i].ContactTag`). */
+export type ContactTagRef = Tag & { createdAt: string; updatedAt: string; ContactTag: { contactId: number; tagId: number; createdAt: string; updatedAt: string } };
+
+/** A contact with its extra info and tags (`GET /contacts/:id`). */
+export interface ContactDetails extends Contact {
+  extraInfo: ContactExtraInfo[];
+  tags: ContactTagRef[];
+}
+
+/** A row of `GET /contacts`: decorators may add keys (the tickets plugin adds `tickets`). */
+export type ContactListItem = Contact & { tags: ContactTagRef[]; tickets: Record<string, unknown>[] };
+
+/** Adds keys to the rows of a contacts list answer (same company). Must not remove or rename keys. */
+export type ContactDecorator = (companyId: number, contacts: ContactListItem[]) => Promise<void>;
+
+/** What the inbound pipeline knows about a sender. Absent or null fields never overwrite stored ones. */
+export interface FindOrCreateInput {
+  /** The channel identity (see `Contact.number`), already canonical: it is not reformatted. */
+  number: string;
+  name?: string | null;
+  channel: ContactChannel;
+  isGroup?: boolean;
+  remoteJid?: string | null;
+  lid?: string | null;
+  profilePicUrl?: string | null;
+}
+
+/**
+ * The `contacts` service other plugins get with `ctx.services.get<ContactsService>('contacts')` (declare
+ * `dependsOn: ['contacts']`). Every method is scoped to `companyId`: ids of another company are unknown.
+ * Answers are never masked: callers showing numbers to a user apply `shouldMask`/`maskNumber`.
+ */
+export interface ContactsService {
+  /** One contact with extra info and tags, or undefined. */
+  get(companyId: number, id: number): Promise<ContactDetails | undefined>;
+  /** The contacts of `companyId` among `ids` (unknown ids skipped), in no particular order. */
+  getMany(companyId: number, ids: number[]): Promise<Contact[]>;
+  /**
+   * Finds the contact with `number` or creates it, in one `INSERT ... ON CONFLICT (company_id, number)
+   * DO UPDATE ... RETURNING` (idempotent and race-safe: parallel calls for one number give one row).
+   * An existing contact gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different.
+   * Emits `company-{cid}-contact` create/update when something was written, after `trx` commits (or at
+   * once without `trx`). 400 ERR_VALIDATION for an empty or over-long number.
+   */
+  findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact>;
+  /** The LGPD display mask (`5511987654321` -> `55119******21`); groups unchanged. */
+  maskNumber(number: string, isGroup: boolean): string;
+  /** True when `caller` must see masked numbers: profile user (not super) and lgpdHideNumber enabled. */
+  shouldMask(companyId: number, caller: AuthUser): Promise<boolean>;
+  /** Tags of each contact (every id of `contactIds` is a key; tags ordered by name). */
+  tagsOf(companyId: number, contactIds: number[]): Promise<Map<number, ContactTagRef[]>>;
+  /** True when the contact has at least one tag (the requiredTag rule of tickets). */
+  hasTags(companyId: number, contactId: number): Promise<boolean>;
+  /**
+   * Ids of up to `limit` (1..10,000, default 1,000) contacts of `companyId` matching a free-text `term`,
+   * newest contact first: the lower-cased name contains the term, or, when the term looks like a phone
+   * number (only digits, spaces and `+ - ( ) .`), the number contains its digits. [] for a blank term.
+   * Backs the ticket search (`contactId IN (...)`) without other plugins reading `contacts`.
+   */
+  searchIds(companyId: number, term: string, limit?: number): Promise<number[]>;
+  /** Extension point: adds keys to `GET /contacts` rows (the tickets plugin adds `tickets`). */
+  registerDecorator(fn: ContactDecorator): void;
+}
+
+/** The writable fields of a contact as the REST routes give them (validated by the schemas). */
+export interface ContactInput {
+  name?: string;
+  number?: string;
+  email?: string | null;
+  disableBot?: boolean;
+  acceptAudioMessage?: boolean;
+  channel?: ContactChannel;
+  extraInfo?: { name: string; value: string }[];
+  lgpdAcceptedAt?: string | null;
+}
+
+/** Filters of `GET /contacts`. */
+export interface ContactFilters {
+  searchParam?: string;
+  tagIds?: number[];
+  isGroup?: boolean;
+  channel?: ContactChannel;
+}
+
+const UNIQUE_NUMBER = 'contacts_company_number_unique';
+const MAX_INT = 2147483647;
+
+const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? ''));
+const isoOrNull = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : iso(v));
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** snake_case keys of a raw row to camelCase (raw queries bypass knex's identifier mappers). */
+function camelRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
+  return out;
+}
+
+/** Maps a unique violation on (company, number) to 409 ERR_DUPLICATED_CONTACT. */
+function mapDuplicate(err: unknown): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e.code === '23505' && e.constraint === UNIQUE_NUMBER) throw new AppError('ERR_DUPLICATED_CONTACT');
+  throw err;
+}
+
+/** Parses an optional `lgpdAcceptedAt`: '' / null -> null; a date-time -> Date; else 400. */
+function lgpdDate(v: string | null | undefined): Date | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null || v.trim() === '') return null;
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) throw new AppError('ERR_VALIDATION', 'lgpdAcceptedAt must be an ISO date-time or empty');
+  return d;
+}
+
+/**
+ * Data access for contacts, their extra info and tag links. Every method takes the caller's `companyId`
+ * and filters on it; multi-row writes run in one transaction; events go out after commit.
+ */
+export class ContactStore implements ContactsService {
+  private readonly decorators: ContactDecorator[] = [];
+
+  constructor(
+    private readonly db: Knex,
+    private readonly tags: TagsService,
+    private readonly realtime: Realtime,
+    private readonly identity: IdentityService,
+    private readonly urls: { publicUrl: string; frontendUrl: string },
+    private readonly defaultCountry: CountryCode = 'BR',
+  ) {}
+
+  registerDecorator(fn: ContactDecorator): void {
+    this.decorators.push(fn);
+  }
+
+  maskNumber(number: string, isGroup: boolean): string {
+    return maskNumber(number, isGroup);
+  }
+
+  async shouldMask(companyId: number, caller: AuthUser): Promise<boolean> {
+    if (caller.super || String(caller.profile).toLowerCase() !== 'user') return false;
+    return (await this.identity.getCompanySetting(companyId, 'lgpdHideNumber')) === 'enabled';
+  }
+
+  /** The company setting acceptAudioMessageContact as a boolean (the default of new contacts). */
+  async shouldAcceptAudio(companyId: number): Promise<boolean> {
+    return (await this.identity.getCompanySetting(companyId, 'acceptAudioMessageContact')) === 'enabled';
+  }
+
+  /** `company-{cid}-contact` (payloads are per company, so numbers are never masked there). */
+  emit(companyId: number, payload: { action: 'create' | 'update'; contact: Contact } | { action: 'delete'; contactId: number }): void {
+    this.realtime.emitToCompany(companyId, `company-${companyId}-contact`, payload);
+  }
+
+  /** A `contacts` row as the API shows it. */
+  toContact(row: Record<string, unknown>): Contact {
+    return {
+      id: row.id as number,
+      companyId: row.companyId as number,
+      name: String(row.name ?? ''),
+      number: String(row.number ?? ''),
+      email: String(row.email ?? ''),
+      profilePicUrl: (row.profilePicUrl as string | null) || null,
+      urlPicture: this.pictureUrl(row),
+      isGroup: Boolean(row.isGroup),
+      disableBot: Boolean(row.disableBot),
+      acceptAudioMessage: Boolean(row.acceptAudioMessage),
+      active: Boolean(row.active),
+      channel: row.channel as ContactChannel,
+      remoteJid: (row.remoteJid as string | null) ?? null,
+      lid: (row.lid as string | null) ?? null,
+      lgpdAcceptedAt: isoOrNull(row.lgpdAcceptedAt),
+      createdAt: iso(row.createdAt),
+      updatedAt: iso(row.updatedAt),
+    };
+  }
+
+  /** wire-shapes §0 "URL getters": a stored file name becomes a public URL; `nopicture.png` the frontend's. */
+  private pictureUrl(row: Record<string, unknown>): string | null {
+    const file = row.urlPicture as string | null;
+    if (file === 'nopicture.png') return `${this.urls.frontendUrl}/nopicture.png`;
+    if (file) return `${this.urls.publicUrl}/public/company${row.companyId}/contacts/${encodeURIComponent(file)}`;
+    return (row.profilePicUrl as string | null) || null;
+  }
+
+  /**
+   * Validates and normalises a typed number (400 ERR_VALIDATION with a clear message). Phone channels go
+   * through libphonenumber (E.164 digits without '+'); Meta ids and groups stay as typed.
+   */
+  prepareNumber(raw: string, channel: ContactChannel, isGroup = false): string {
+    const digits = cleanNumber(raw);
+    if (!digits) throw new AppError('ERR_VALIDATION', 'Invalid number format. Only numbers are allowed (spaces, dashes, parentheses and a leading + are ignored).');
+    if (digits.length < 8 || digits.length > 50) throw new AppError('ERR_VALIDATION', 'number must have 8 to 50 digits');
+    if (isGroup || channel === 'facebook' || channel === 'instagram') return digits;
+    return normalizePhone(digits, this.defaultCountry);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  async getRow(companyId: number, id: number): Promise<Record<string, unknown> | undefined> {
+    return this.db('contacts').where({ companyId, id }).first();
+  }
+
+  async get(companyId: number, id: number): Promise<ContactDetails | undefined> {
+    const row = await this.getRow(companyId, id);
+    if (!row) return undefined;
+    return this.details(companyId, row);
+  }
+
+  /** Adds extra info and tags to a row. */
+  async details(companyId: number, row: Record<string, unknown>): Promise<ContactDetails> {
+    const contact = this.toContact(row);
+    const [extra, tags] = await Promise.all([
+      this.db('contactExtraInfo').where({ companyId, contactId: contact.id }).orderBy('id'),
+      this.tagsOf(companyId, [contact.id]),
+    ]);
+    return {
+      ...contact,
+      extraInfo: extra.map((e: Record<string, unknown>) => ({
+        id: e.id as number,
+        contactId: e.contactId as number,
+        name: String(e.name),
+        value: String(e.value ?? ''),
+        createdAt: iso(e.createdAt),
+        updatedAt: iso(e.updatedAt),
+      })),
+      tags: tags.get(contact.id) ?? [],
+    };
+  }
+
+  async getMany(companyId: number, ids: number[]): Promise<Contact[]> {
+    const wanted = [...new Set(ids)].filter((v) => Number.isInteger(v) && v > 0 && v <= MAX_INT);
+    if (!wanted.length) return [];
+    return (await this.db('contacts').where({ companyId }).whereIn('id', wanted)).map((r: Record<string, unknown>) => this.toContact(r));
+  }
+
+  async tagsOf(companyId: number, contactIds: number[]): Promise<Map<number, ContactTagRef[]>> {
+    const out = new Map<number, ContactTagRef[]>();
+    const ids = [...new Set(contactIds)].filter((v) => Number.isInteger(v) && v > 0 && v <= MAX_INT);
+    for (const id of ids) out.set(id, []);
+    if (!ids.length) return out;
+    const links: { contactId: number; tagId: number; createdAt: Date; updatedAt: Date }[] = await this.db('contactTags')
+      .where({ companyId })
+      .whereIn('contactId', ids)
+      .select('contactId', 'tagId', 'createdAt', 'updatedAt');
+    if (!links.length) return out;
+    const tags = await this.tags.getMany(companyId, [...new Set(links.map((l) => l.tagId))]);
+    const order = new Map(tags.map((t, i) => [t.id, i]));
+    const byId = new Map(tags.map((t) => [t.id, t]));
+    for (const l of links) {
+      const tag = byId.get(l.tagId);
+      if (!tag) continue;
+      out.get(l.contactId)!.push({
+        ...tag,
+        createdAt: iso(tag.createdAt),
+        updatedAt: iso(tag.updatedAt),
+        ContactTag: { contactId: l.contactId, tagId: l.tagId, createdAt: iso(l.createdAt), updatedAt: iso(l.updatedAt) },
+      });
+    }
+    for (const list of out.values()) list.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    return out;
+  }
+
+  async searchIds(companyId: number, term: string, limit = 1000): Promise<number[]> {
+    const t = String(term ?? '').trim().toLowerCase().slice(0, 200);
+    if (!t) return [];
+    const max = Math.min(Math.max(1, Math.trunc(limit) || 1), 10000);
+    const digits = /^[\d\s+().-]+$/.test(t) ? t.replace(/\D/g, '') : '';
+    const rows: { id: number }[] = await this.db('contacts')
+      .where({ companyId })
+      .andWhere((w) => {
+        w.whereRaw("lower(name) LIKE ? ESCAPE '\\'", [`%${likeEscape(t)}%`]);
+        if (digits) w.orWhere('number', 'like', `%${digits}%`);
+      })
+      .orderBy('id', 'desc')
+      .limit(max)
+      .select('id');
+    return rows.map((r) => r.id);
+  }
+
+  async hasTags(companyId: number, contactId: number): Promise<boolean> {
+    return Boolean(await this.db('contactTags').where({ companyId, contactId }).first('tagId'));
+  }
+
+  /** Contacts per tag (the `contactsCount` counter registered with the tags service). */
+  async countByTag(companyId: number, tagIds: number[]): Promise<Map<number, number>> {
+    const rows: { tagId: number; n: number | string }[] = await this.db('contactTags')
+      .where({ companyId })
+      .whereIn('tagId', tagIds)
+      .groupBy('tagId')
+      .select('tagId')
+      .count({ n: '*' });
+    return new Map(rows.map((r) => [r.tagId, Number(r.n)]));
+  }
+
+  /**
+   * One page of the company's contacts ordered by name (case-insensitive) then id, with tags and the
+   * decorators' keys, and the total matching count.
+   */
+  async page(companyId: number, f: ContactFilters, offset: number, limit: number): Promise<{ contacts: ContactListItem[]; count: number }> {
+    const base = () => {
+      const q = this.db('contacts as c').where('c.companyId', companyId);
+      const term = f.searchParam?.trim().toLowerCase();
+      if (term) {
+        const digits = term.replace(/\D/g, '');
+        q.andWhere((w) => {
+          w.whereRaw("lower(c.name) LIKE ? ESCAPE '\\'", [`%${likeEscape(term)}%`]);
+          if (digits) w.orWhere('c.number', 'like', `%${digits}%`);
+        });
+      }
+      if (f.tagIds?.length) {
+        q.whereExists(this.db('contactTags as ct').whereRaw('ct.contact_id = c.id').where('ct.companyId', companyId).whereIn('ct.tagId', f.tagIds).select(this.db.raw('1')));
+      }
+      if (f.isGroup !== undefined) q.where('c.isGroup', f.isGroup);
+      if (f.channel) q.where('c.channel', f.channel);
+      return q;
+    };
+    const [{ n }] = await base().count({ n: '*' });
+    const rows = await base().select('c.*').orderByRaw('lower(c.name) ASC, c.id ASC').offset(offset).limit(limit);
+    const contacts = rows.map((r: Record<string, unknown>) => this.toContact(r));
+    const tags = await this.tagsOf(companyId, contacts.map((c: Contact) => c.id));
+    const items: ContactListItem[] = contacts.map((c: Contact) => ({ ...c, tags: tags.get(c.id) ?? [], tickets: [] }));
+    for (const d of this.decorators) if (items.length) await d(companyId, items);
+    return { contacts: items, count: Number(n) };
+  }
+
+  /** Up to `limit` contacts (id, name, number, channel, isGroup) ordered by name, optionally searched. */
+  async light(companyId: number, searchParam: string | undefined, limit: number): Promise<Pick<Contact, 'id' | 'name' | 'number' | 'channel' | 'isGroup'>[]> {
+    const q = this.db('contacts').where({ companyId });
+    const term = searchParam?.trim().toLowerCase();
+    if (term) {
+      const digits = term.replace(/\D/g, '');
+      q.andWhere((w) => {
+        w.whereRaw("lower(name) LIKE ? ESCAPE '\\'", [`%${likeEscape(term)}%`]);
+        if (digits) w.orWhere('number', 'like', `%${digits}%`);
+      });
+    }
+    return q.select('id', 'name', 'number', 'channel', 'isGroup').orderByRaw('lower(name) ASC, id ASC').limit(limit);
+  }
+
+  /** Finds a contact by a number as typed (exact digits, then normalised); undefined when none. */
+  async findByNumber(companyId: number, raw: string): Promise<Record<string, unknown> | undefined> {
+    const digits = cleanNumber(raw);
+    if (!digits) throw new AppError('ERR_VALIDATION', 'Invalid number format. Only numbers are allowed.');
+    const candidates = phoneCandidates(digits, this.defaultCountry);
+    return this.db('contacts').where({ companyId }).whereIn('number', candidates).orderByRaw('number = ? DESC', [digits]).first();
+  }
+
+  /** Every contact of the company in chunks of 1000 (by id), for the export. */
+  async *exportChunks(companyId: number): AsyncGenerator<{ contact: Contact; tags: ContactTagRef[] }[]> {
+    let after = 0;
+    for (;;) {
+      const rows = await this.db('contacts').where({ companyId }).where('id', '>', after).orderBy('id').limit(1000);
+      if (!rows.length) return;
+      after = rows[rows.length - 1].id;
+      const contacts = rows.map((r: Record<string, unknown>) => this.toContact(r));
+      const tags = await this.tagsOf(companyId, contacts.map((c: Contact) => c.id));
+      yield contacts.map((contact: Contact) => ({ contact, tags: tags.get(contact.id) ?? [] }));
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /**
+   * Creates a contact with its extra info (one transaction); `acceptAudioMessage` defaults to the company
+   * setting acceptAudioMessageContact. 409 ERR_DUPLICATED_CONTACT when the number exists in the company.
+   * Emits `create` after commit.
+   */
+  async create(companyId: number, input: ContactInput & { name: string; number: string }): Promise<ContactDetails> {
+    const channel = input.channel ?? 'whatsapp';
+    const number = this.prepareNumber(input.number, channel);
+    const acceptAudioMessage = input.acceptAudioMessage ?? (await this.shouldAcceptAudio(companyId));
+    let id: number;
+    try {
+      id = await this.db.transaction(async (trx) => {
+        const [row] = await trx('contacts')
+          .insert({
+            companyId,
+            name: input.name.trim(),
+            number,
+            email: (input.email ?? '').trim(),
+            disableBot: input.disableBot ?? false,
+            acceptAudioMessage,
+            channel,
+            lgpdAcceptedAt: lgpdDate(input.lgpdAcceptedAt) ?? null,
+          })
+          .returning('id');
+        await this.saveExtraInfo(trx, companyId, row.id, input.extraInfo);
+        return row.id as number;
+      });
+    } catch (err) {
+      mapDuplicate(err);
+    }
+    const contact = (await this.get(companyId, id))!;
+    this.emit(companyId, { action: 'create', contact });
+    return contact;
+  }
+
+  /**
+   * Updates the given fields; `extraInfo`, when given, replaces the list. A number equal to the current
+   * number's mask (a masked user saving the form back) leaves the number unchanged. 404
+   * ERR_NO_CONTACT_FOUND; 409 ERR_DUPLICATED_CONTACT. Emits `update` after commit.
+   */
+  async update(companyId: number, id: number, input: ContactInput, opts: { masked?: boolean } = {}): Promise<ContactDetails> {
+    try {
+      await this.db.transaction(async (trx) => {
+        const current = await trx('contacts').where({ companyId, id }).forUpdate().first();
+        if (!current) throw new AppError('ERR_NO_CONTACT_FOUND');
+        const patch: Record<string, unknown> = {};
+        const channel = input.channel ?? current.channel;
+        if (input.number !== undefined) {
+          const typed = input.number.trim();
+          const unchanged = typed === current.number || (opts.masked && typed === maskNumber(current.number, current.isGroup));
+          if (!unchanged) patch.number = this.prepareNumber(typed, channel, current.isGroup);
+        }
+        if (input.name !== undefined) patch.name = input.name.trim();
+        if (input.email !== undefined) patch.email = (input.email ?? '').trim();
+        if (input.disableBot !== undefined) patch.disableBot = input.disableBot;
+        if (input.acceptAudioMessage !== undefined) patch.acceptAudioMessage = input.acceptAudioMessage;
+        if (input.channel !== undefined) patch.channel = input.channel;
+        const lgpd = lgpdDate(input.lgpdAcceptedAt);
+        if (lgpd !== undefined) patch.lgpdAcceptedAt = lgpd;
+        await trx('contacts').where({ companyId, id }).update({ ...patch, updatedAt: trx.fn.now() });
+        if (input.extraInfo !== undefined) {
+          await trx('contactExtraInfo').where({ companyId, contactId: id }).del();
+          await this.saveExtraInfo(trx, companyId, id, input.extraInfo);
+        }
+      });
+    } catch (err) {
+      mapDuplicate(err);
+    }
+    const contact = (await this.get(companyId, id))!;
+    this.emit(companyId, { action: 'update', contact });
+    return contact;
+  }
+
+  /** Deletes a contact with its extra info and tag links; 404 ERR_NO_CONTACT_FOUND. Emits `delete`. */
+  async remove(companyId: number, id: number): Promise<void> {
+    const n = await this.db('contacts').where({ companyId, id }).del();
+    if (!n) throw new AppError('ERR_NO_CONTACT_FOUND');
+    this.emit(companyId, { action: 'delete', contactId: id });
+  }
+
+  /**
+   * Sets or flips a flag in one statement (`value` undefined flips it); 404 ERR_NO_CONTACT_FOUND.
+   * Emits `update` and answers the contact with extra info and tags.
+   */
+  async setFlag(companyId: number, id: number, flag: 'disableBot' | 'acceptAudioMessage' | 'active', value?: boolean): Promise<ContactDetails> {
+    const column = { disableBot: 'disable_bot', acceptAudioMessage: 'accept_audio_message', active: 'active' }[flag];
+    const [row] = await this.db('contacts')
+      .where({ companyId, id })
+      .update({ [flag]: value === undefined ? this.db.raw(`NOT ??`, [column]) : value, updatedAt: this.db.fn.now() })
+      .returning('*');
+    if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+    const contact = await this.details(companyId, row);
+    this.emit(companyId, { action: 'update', contact });
+    return contact;
+  }
+
+  /**
+   * Replaces the contact's tags with `tagIds` in one transaction. 404 ERR_NO_CONTACT_FOUND; 404
+   * ERR_NO_TAG_FOUND when any id is not a tag of the company (nothing changes). Emits `update`.
+   */
+  async syncTags(companyId: number, contactId: number, tagIds: number[]): Promise<ContactDetails> {
+    const wanted = [...new Set(tagIds)];
+    try {
+      await this.db.transaction(async (trx) => {
+        const contact = await trx('contacts').where({ companyId, id: contactId }).forUpdate().first('id');
+        if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+        await this.tags.assertAll(companyId, wanted, trx);
+        await trx('contactTags').where({ companyId, contactId }).whereNotIn('tagId', wanted).del();
+        if (wanted.length) {
+          await trx('contactTags')
+            .insert(wanted.map((tagId) => ({ contactId, tagId, companyId })))
+            .onConflict(['contactId', 'tagId'])
+            .ignore();
+        }
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23503') throw new AppError('ERR_NO_TAG_FOUND');
+      throw err;
+    }
+    const contact = (await this.get(companyId, contactId))!;
+    this.emit(companyId, { action: 'update', contact });
+    return contact;
+  }
+
+  /**
+   * One import row, in one statement (its own transaction): creates the contact or, when the number
+   * exists, updates its name and email where given. `number` must already be prepared. No event: the
+   * caller decides (the sheet import announces progress instead of one event a row).
+   */
+  async upsertImported(companyId: number, row: { name: string | null; number: string; email: string | null }, acceptAudioMessage: boolean): Promise<{ contact: Contact; created: boolean }> {
+    const name = row.name?.trim() || null;
+    const email = row.email?.trim() || null;
+    const { rows } = await this.db.raw(
+      `INSERT INTO contacts (company_id, name, number, email, accept_audio_message, channel)
+       VALUES (?, ?, ?, ?, ?, 'whatsapp')
+       ON CONFLICT (company_id, number) DO UPDATE SET
+         name = CASE WHEN ?::boolean THEN EXCLUDED.name ELSE contacts.name END,
+         email = CASE WHEN ?::boolean THEN EXCLUDED.email ELSE contacts.email END,
+         updated_at = now()
+       RETURNING *, (xmax = 0) AS inserted`,
+      [companyId, name ?? row.number, row.number, email ?? '', acceptAudioMessage, name !== null, email !== null],
+    );
+    const r = camelRow(rows[0]);
+    return { contact: this.toContact(r), created: Boolean(r.inserted) };
+  }
+
+  async findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact> {
+    const number = String(input.number ?? '').trim();
+    if (!number || number.length > 100) throw new AppError('ERR_VALIDATION', 'number must have 1 to 100 characters');
+    const name = input.name?.trim().slice(0, 255) || null;
+    const pic = input.profilePicUrl || null;
+    const lid = input.lid || null;
+    const jid = input.remoteJid || null;
+    const acceptAudio = await this.shouldAcceptAudio(companyId);
+    const q = trx ?? this.db;
+    const { rows } = await q.raw(
+      `INSERT INTO contacts (company_id, name, number, channel, is_group, remote_jid, lid, profile_pic_url, accept_audio_message)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (company_id, number) DO UPDATE SET
+         name = COALESCE(CAST(? AS text), contacts.name),
+         profile_pic_url = COALESCE(CAST(? AS text), contacts.profile_pic_url),
+         lid = COALESCE(CAST(? AS text), contacts.lid),
+         remote_jid = COALESCE(CAST(? AS text), contacts.remote_jid),
+         updated_at = now()
+       WHERE (CAST(? AS text) IS NOT NULL AND contacts.name IS DISTINCT FROM CAST(? AS text))
+          OR (CAST(? AS text) IS NOT NULL AND contacts.profile_pic_url IS DISTINCT FROM CAST(? AS text))
+          OR (CAST(? AS text) IS NOT NULL AND contacts.lid IS DISTINCT FROM CAST(? AS text))
+          OR (CAST(? AS text) IS NOT NULL AND contacts.remote_jid IS DISTINCT FROM CAST(? AS text))
+       RETURNING *, (xmax = 0) AS inserted`,
+      [
+        companyId, name ?? number, number, input.channel, input.isGroup ?? false, jid, lid, pic, acceptAudio,
+        name, pic, lid, jid,
+        name, name, pic, pic, lid, lid, jid, jid,
+      ],
+    );
+    let contact: Contact;
+    let action: 'create' | 'update' | undefined;
+    if (rows.length) {
+      const r = camelRow(rows[0]);
+      contact = this.toContact(r);
+      action = r.inserted ? 'create' : 'update';
+    } else {
+      // Nothing changed: the conflicting row is locked by the statement and read here.
+      const row = await q('contacts').where({ companyId, number }).first();
+      if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+      contact = this.toContact(row);
+    }
+    if (action) {
+      const payload = { action, contact };
+      if (trx) trx.executionPromise.then(() => this.emit(companyId, payload), () => undefined);
+      else this.emit(companyId, payload);
+    }
+    return contact;
+  }
+
+  /** The narrow service other plugins use. */
+  service(): ContactsService {
+    return {
+      get: (c, id) => this.get(c, id),
+      getMany: (c, ids) => this.getMany(c, ids),
+      findOrCreate: (c, input, trx) => this.findOrCreate(c, input, trx),
+      maskNumber: (n, g) => maskNumber(n, g),
+      shouldMask: (c, caller) => this.shouldMask(c, caller),
+      tagsOf: (c, ids) => this.tagsOf(c, ids),
+      hasTags: (c, id) => this.hasTags(c, id),
+      searchIds: (c, term, limit) => this.searchIds(c, term, limit),
+      registerDecorator: (fn) => this.registerDecorator(fn),
+    };
+  }
+
+  private async saveExtraInfo(trx: Knex.Transaction, companyId: number, contactId: number, list: { name: string; value: string }[] | undefined): Promise<void> {
+    const rows = (list ?? [])
+      .map((e) => ({ name: e.name.trim(), value: (e.value ?? '').trim() }))
+      .filter((e) => e.name)
+      .map((e) => ({ ...e, contactId, companyId }));
+    if (rows.length) await trx('contactExtraInfo').insert(rows);
+  }
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, ErrorResponse } from '@atendo/sdk';
+import type { TicketsDeps } from '../services/deps';
+import { TicketListService } from '../services/list';
+import { JSON_ARRAY_PARAMS, KanbanAnswer, KanbanQuery, ListTicketsAnswer, ListTicketsQuery } from '../schemas/list';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
+
+/**
+ * `preValidation` hook of the list routes: array parameters sent as one JSON string (`queueIds=[1,2]`,
+ * the product family's client) become arrays before the schema validates them item by item. Blank
+ * values count as absent; a single plain value (`queueIds=3`) and repeated keys are left to the schema
+ * (which coerces them). Malformed JSON answers 400 ERR_VALIDATION.
+ */
+export async function parseJsonArrayParams(req: FastifyRequest): Promise<void> {
+  const q = req.query as Record<string, unknown> | undefined;
+  if (!q || typeof q !== 'object') return;
+  for (const key of JSON_ARRAY_PARAMS) {
+    const v = q[key];
+    if (typeof v !== 'string') continue;
+    const s = v.trim();
+    if (s === '') {
+      delete q[key];
+    } else if (s.startsWith('[')) {
+      try {
+        q[key] = JSON.parse(s) as unknown;
+      } catch {
+        throw new AppError('ERR_VALIDATION', `querystring/${key} must be a JSON array`);
+      }
+    }
+  }
+}
+
+/**
+ * The ticket lists (spec 2-tickets.md §2 "Ticket manager", §6, §7; wire-shapes §4):
+ * - `GET /tickets` (any signed-in user): query ListTicketsQuery; answers ListTicketsAnswer
+ *   `{tickets: TicketL[], count, hasMore, counts: {open, pending, group}}`. See TicketListService.list.
+ * - `GET /ticket/kanban` (plan feature useKanban, else 403 ERR_FEATURE_NOT_IN_PLAN): query KanbanQuery;
+ *   answers `{tickets (with tags), count, hasMore}` of pending and open tickets. See TicketListService.kanban.
+ * Both show only what the caller may see (src/visibility.ts) of the caller's company; bad parameters
+ * answer 400 ERR_VALIDATION. Returns the service (its caches can be cleared by tests).
+ */
+export async function listRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<TicketListService> {
+  const svc = new TicketListService(deps);
+
+  app.get('/tickets', {
+    preValidation: parseJsonArrayParams,
+    schema: {
+      tags: ['tickets'],
+      summary: 'The ticket manager lists: tabs open, pending, group, closed and search',
+      querystring: ListTicketsQuery,
+      response: { 200: ListTicketsAnswer, ...errors },
+    },
+  }, async (req) => svc.list(req.auth, req.query as ListTicketsQuery));
+
+  app.get('/ticket/kanban', {
+    config: { feature: 'useKanban' },
+    preValidation: parseJsonArrayParams,
+    schema: {
+      tags: ['tickets'],
+      summary: 'Open and pending tickets with their tags, for the kanban board',
+      querystring: KanbanQuery,
+      response: { 200: KanbanAnswer, ...errors },
+    },
+  }, async (req) => svc.kanban(req.auth, req.query as KanbanQuery));
+
+  return svc;
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import { ErrorResponse, IdParams } from '@atendo/sdk';
+import type { TicketsDeps } from '../services/deps';
+import { answerTicket, closeAllTickets, createTicket, deleteTicket, showTicket, updateTicket } from '../services/tickets';
+import {
+  CloseAllAnswer,
+  CloseAllBody,
+  CreateTicketBody,
+  DeletedAnswer,
+  TicketSchema,
+  UpdateTicketBody,
+  UuidParams,
+} from '../schemas/tickets';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
+
+/**
+ * The ticket state-machine routes (spec 2-tickets.md §4, §7 "Tickets"; wire-shapes §4). Every route is
+ * scoped to the caller's company; ticket ids of other companies answer 404 ERR_NO_TICKET_FOUND, tickets the
+ * caller may not see (the visibility rule) 403 ERR_NO_PERMISSION.
+ * - `POST /tickets` {contactId, queueId|null, whatsappId|null} -> 200 the serialized ticket (TicketL),
+ *   opened by and assigned to the caller. 409 ERR_OTHER_OPEN_TICKET {error, message, ticketId, uuid, status,
+ *   userId, queueId, user: {id,name}|null, queue: {id,name,color}|null, ticket: {same}} when the contact
+ *   has an active ticket on that connection. 400 ERR_VALIDATION 'Selecione uma fila' (queue required unless
+ *   admin), 404 ERR_NO_CONTACT_FOUND / ERR_NO_WAPP_FOUND / ERR_NO_DEF_WAPP_FOUND / ERR_NO_QUEUE_FOUND, 403
+ *   ERR_NO_PERMISSION (a plain user's queue must be theirs).
+ * - `PUT /tickets/:id` {status?, userId?, queueId?, sendFarewellMessage?, amountUsedBotQueues?, promptId?,
+ *   useIntegration?, integrationId?, isBot?} -> 200 the serialized ticket (for a reopen while another
+ *   active ticket exists: that other ticket, unchanged). Transitions and their errors: services/tickets.ts.
+ * - `DELETE /tickets/:id` (admin) -> {message}; emits `{action:'delete', ticketId}`.
+ * - `POST /tickets/closeAll` (admin) {status?: 'open'|'pending', queueIds?: number[] (0 = no queue)} -> {closed}.
+ * - `GET /tickets/u/:uuid` -> the serialized ticket; writes an 'access' log entry (once per 5 minutes and user).
+ * - `GET /tickets/:id` -> the serialized ticket.
+ */
+export async function ticketRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<void> {
+  app.post('/tickets', {
+    schema: { tags: ['tickets'], summary: 'Open a ticket for a contact, assigned to the caller', body: CreateTicketBody, response: { 200: TicketSchema, ...errors } },
+  }, async (req) => {
+    const t = await createTicket(deps, req.auth, req.body as CreateTicketBody);
+    return answerTicket(deps, req.auth, t);
+  });
+
+  app.post('/tickets/closeAll', {
+    config: { role: 'admin' },
+    schema: { tags: ['tickets'], summary: 'Close every active ticket of the given statuses and queues', body: CloseAllBody, response: { 200: CloseAllAnswer, ...errors } },
+  }, async (req) => ({ closed: await closeAllTickets(deps, req.auth, (req.body ?? {}) as CloseAllBody) }));
+
+  app.get('/tickets/u/:uuid', {
+    schema: { tags: ['tickets'], summary: 'One ticket by uuid (logs an access entry)', params: UuidParams, response: { 200: TicketSchema, ...errors } },
+  }, async (req) => {
+    const t = await showTicket(deps, req.auth, { uuid: (req.params as UuidParams).uuid }, { logAccess: true });
+    return answerTicket(deps, req.auth, t);
+  });
+
+  app.get('/tickets/:id', {
+    schema: { tags: ['tickets'], summary: 'One ticket by id', params: IdParams, response: { 200: TicketSchema, ...errors } },
+  }, async (req) => {
+    const t = await showTicket(deps, req.auth, { id: (req.params as IdParams).id });
+    return answerTicket(deps, req.auth, t);
+  });
+
+  app.put('/tickets/:id', {
+    schema: { tags: ['tickets'], summary: 'Ticket transition (accept, ignore, return, transfer, close, reopen) or field update', params: IdParams, body: UpdateTicketBody, response: { 200: TicketSchema, ...errors } },
+  }, async (req) => {
+    const t = await updateTicket(deps, req.auth, (req.params as IdParams).id, (req.body ?? {}) as UpdateTicketBody);
+    return answerTicket(deps, req.auth, t);
+  });
+
+  app.delete('/tickets/:id', {
+    config: { role: 'admin' },
+    schema: { tags: ['tickets'], summary: 'Delete a ticket with its messages, notes, logs and tags', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
+  }, async (req) => {
+    await deleteTicket(deps, req.auth, (req.params as IdParams).id);
+    return { message: 'Ticket deleted' };
+  });
+}

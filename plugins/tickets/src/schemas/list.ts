@@ -1,0 +1,88 @@
+import { Type, type Static } from '@atendo/sdk';
+import { TICKET_STATUSES } from '../model';
+import { MAX_ID, TicketSchema } from './tickets';
+
+/**
+ * TypeBox schemas of the ticket lists: GET /tickets (the ticket manager's tabs and search) and
+ * GET /ticket/kanban. Wire shapes: wire-shapes.md §4 "GET /tickets", "GET /ticket/kanban".
+ *
+ * Array parameters travel as JSON strings (`queueIds=[1,2]`, the product family's client) or as repeated
+ * keys (`queueIds=1&queueIds=2`). The route's `preValidation` hook (`parseJsonArrayParams`) turns a JSON
+ * string into an array BEFORE validation, so the arrays below are validated item by item by the schema:
+ * malformed JSON, non-arrays, wrong item types and too many items answer 400 ERR_VALIDATION.
+ */
+
+/** Tickets per page of both lists (the product family's page size). */
+export const LIST_PAGE_SIZE = 40;
+/** Most items an array parameter may carry. */
+export const MAX_ARRAY_PARAM = 200;
+
+/** The ticket manager's tabs (`status` parameter). */
+export const LIST_TABS = ['open', 'pending', 'closed', 'group', 'search'] as const;
+export type ListTab = (typeof LIST_TABS)[number];
+
+const IdArray = (what: string) =>
+  Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
+    maxItems: MAX_ARRAY_PARAM,
+    description: `${what}: a JSON number[] in one parameter ("[1,2]") or the parameter repeated`,
+  });
+
+/** `YYYY-MM-DD`, a real calendar day; the day is taken in America/Sao_Paulo (see LIST_TIME_ZONE). */
+const Day = (description: string) => Type.String({ format: 'date', maxLength: 10, description });
+
+/** The list parameters GET /tickets and GET /ticket/kanban share. */
+const CommonListParams = {
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, description: '1-based page (40 tickets a page)' })),
+  searchParam: Type.Optional(Type.String({ maxLength: 200, description: 'Free text: contact name, contact number digits, message bodies' })),
+  showAll: Type.Optional(Type.Boolean({ description: "'true' shows every visible ticket; honoured only for admins and allTicket users" })),
+  queueIds: Type.Optional(IdArray('Queues to narrow to (never widens what the caller may see)')),
+  tags: Type.Optional(IdArray('Ticket tags (a ticket must carry every one)')),
+  users: Type.Optional(IdArray('Assigned users (admins only; ignored for other profiles)')),
+  withUnreadMessages: Type.Optional(Type.Boolean({ description: "'true': only tickets with unread messages" })),
+  date: Type.Optional(Day('Only tickets last updated on this day')),
+  updatedAt: Type.Optional(Day('Same as `date`')),
+  dateStart: Type.Optional(Day('Only tickets last updated on or after this day')),
+  dateEnd: Type.Optional(Day('Only tickets last updated on or before this day')),
+};
+
+/** Query of GET /tickets. Unknown parameters (old clients' extras) are ignored. */
+export const ListTicketsQuery = Type.Object({
+  ...CommonListParams,
+  status: Type.Optional(Type.Union(LIST_TABS.map((s) => Type.Literal(s)), { description: 'Tab; absent: active tickets (open, pending, group)' })),
+  whatsapps: Type.Optional(IdArray('Connections')),
+  whatsappIds: Type.Optional(IdArray('Connections (alias of `whatsapps`)')),
+  statusFilter: Type.Optional(
+    Type.Array(Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s))), { maxItems: TICKET_STATUSES.length * 2, description: 'Statuses of the search tab: a JSON string[] or the parameter repeated' }),
+  ),
+});
+export type ListTicketsQuery = Static<typeof ListTicketsQuery>;
+
+/** Query of GET /ticket/kanban (the client also sends `teste=true`, ignored). */
+export const KanbanQuery = Type.Object(CommonListParams);
+export type KanbanQuery = Static<typeof KanbanQuery>;
+
+/** Every parameter that may arrive as a JSON array string. */
+export const JSON_ARRAY_PARAMS = ['queueIds', 'tags', 'users', 'whatsapps', 'whatsappIds', 'statusFilter'] as const;
+
+/** Per-tab badge counts (active tickets the caller sees, with the same filters). */
+export const TabCounts = Type.Object({ open: Type.Integer(), pending: Type.Integer(), group: Type.Integer() }, { additionalProperties: false });
+
+/**
+ * Answer of GET /tickets: `tickets` (TicketL, newest activity first), `count` (matching tickets, exact up
+ * to 10,000 then capped; for a text search a lower bound), `hasMore` (another page exists), `counts`.
+ */
+export const ListTicketsAnswer = Type.Object({
+  tickets: Type.Array(TicketSchema),
+  count: Type.Integer(),
+  hasMore: Type.Boolean(),
+  counts: TabCounts,
+});
+export type ListTicketsAnswer = Static<typeof ListTicketsAnswer>;
+
+/** Answer of GET /ticket/kanban: open and pending tickets with their tags (kanban lanes), paged like the list. */
+export const KanbanAnswer = Type.Object({
+  tickets: Type.Array(TicketSchema),
+  count: Type.Integer(),
+  hasMore: Type.Boolean(),
+});
+export type KanbanAnswer = Static<typeof KanbanAnswer>;

@@ -1,0 +1,112 @@
+import type { Knex } from 'knex';
+import { AppError, companyEvent } from '@atendo/sdk';
+import type { TicketLogType, TicketRow, Viewer } from '../model';
+import { ticketAudiences } from '../visibility';
+import type { TicketsDeps } from './deps';
+
+/**
+ * Shared building blocks of the tickets plugin: loading a ticket inside the caller's company, the viewer
+ * facts, the wire serialization of tickets, ticket-log entries and the real-time emits.
+ */
+
+/** The ticket `id` of `companyId`, or 404 ERR_NO_TICKET_FOUND (ids of other companies are unknown). */
+export async function getTicketOr404(db: Knex | Knex.Transaction, companyId: number, id: number, forUpdate = false): Promise<TicketRow> {
+  const q = db('tickets').where({ id, companyId }).first();
+  if (forUpdate) q.forUpdate();
+  const row = (await q) as TicketRow | undefined;
+  if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+  return row;
+}
+
+/** The viewer facts of a signed-in user (profile, flags and queue ids). 403 when the user vanished. */
+export async function loadViewer(deps: TicketsDeps, auth: { id: number; companyId: number; profile: string; super: boolean }): Promise<Viewer> {
+  const user = await deps.identity.getUser(auth.companyId, auth.id);
+  if (!user) throw new AppError('ERR_NO_PERMISSION');
+  const queueIds = await deps.queues.listQueueIds(auth.companyId, auth.id);
+  return { id: auth.id, companyId: auth.companyId, profile: user.profile, super: user.super, allTicket: user.allTicket, allowGroup: user.allowGroup, queueIds };
+}
+
+/** Appends a ticket-log entry (spec: create, chatBot, queue, open, access, transfered, receivedTransfer). */
+export async function logTicket(trx: Knex | Knex.Transaction, t: Pick<TicketRow, 'id' | 'companyId'>, type: TicketLogType, userId: number | null, queueId: number | null = null, data?: Record<string, unknown>): Promise<void> {
+  await trx('ticketLogs').insert({ companyId: t.companyId, ticketId: t.id, type, userId, queueId, data: data ? JSON.stringify(data) : null });
+}
+
+/**
+ * Tickets as the product family's list shows them (wire-shapes §4 "GET /tickets" TicketL): the row plus
+ * `contact`, `queue` {id, name, color}, `user` {id, name}, `tags` [{id, name, color}] and `whatsapp`
+ * {id, name, channel, groupAsTicket}. One batched call per related service, whatever the page size.
+ * `maskNumbers`: replace contact numbers per the lgpdHideNumber rule.
+ */
+export async function serializeTickets(deps: TicketsDeps, companyId: number, rows: TicketRow[], opts: { maskNumbers?: boolean } = {}): Promise<Record<string, unknown>[]> {
+  if (!rows.length) return [];
+  const contactIds = [...new Set(rows.map((r) => r.contactId))];
+  const userIds = [...new Set(rows.map((r) => r.userId).filter((x): x is number => x !== null))];
+  const queueIds = [...new Set(rows.map((r) => r.queueId).filter((x): x is number => x !== null))];
+  const [contacts, contactTags, users, queues, connections, tagLinks] = await Promise.all([
+    deps.contacts.getMany(companyId, contactIds),
+    deps.contacts.tagsOf(companyId, contactIds),
+    userIds.length ? deps.identity.listUsers(companyId, userIds) : Promise.resolve([]),
+    Promise.all(queueIds.map((id) => deps.queues.getQueue(companyId, id))),
+    deps.connections.list(companyId),
+    deps.db('ticketTags').whereIn('ticketId', rows.map((r) => r.id)).where({ companyId }).select('ticketId', 'tagId'),
+  ]);
+  const tagIds = [...new Set((tagLinks as { tagId: number }[]).map((l) => l.tagId))];
+  const tags = tagIds.length ? await deps.tags.getMany(companyId, tagIds) : [];
+  const tagById = new Map(tags.map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]));
+  const contactById = new Map(contacts.map((c) => [c.id, c]));
+  const userById = new Map(users.map((u) => [u.id, { id: u.id, name: u.name }]));
+  const queueById = new Map(queues.filter(Boolean).map((q) => [q!.id, { id: q!.id, name: q!.name, color: q!.color }]));
+  const connById = new Map(connections.map((c) => [c.id, { id: c.id, name: c.name, channel: c.channel, groupAsTicket: c.groupAsTicket }]));
+  const tagsByTicket = new Map<number, { id: number; name: string; color: string }[]>();
+  for (const l of tagLinks as { ticketId: number; tagId: number }[]) {
+    const tag = tagById.get(l.tagId);
+    if (!tag) continue;
+    const list = tagsByTicket.get(l.ticketId) ?? [];
+    list.push(tag);
+    tagsByTicket.set(l.ticketId, list);
+  }
+  return rows.map((r) => {
+    const c = contactById.get(r.contactId);
+    const contact = c
+      ? { ...c, number: opts.maskNumbers ? deps.contacts.maskNumber(c.number, c.isGroup) : c.number, tags: contactTags.get(c.id) ?? [] }
+      : null;
+    return {
+      ...r,
+      contact,
+      queue: r.queueId !== null ? (queueById.get(r.queueId) ?? null) : null,
+      user: r.userId !== null ? (userById.get(r.userId) ?? null) : null,
+      tags: tagsByTicket.get(r.id) ?? [],
+      whatsapp: r.whatsappId !== null ? (connById.get(r.whatsappId) ?? null) : null,
+    };
+  });
+}
+
+/** True when the company hides numbers from attendants (lgpdHideNumber) and `profile` is 'user'. */
+export async function shouldMask(deps: TicketsDeps, companyId: number, profile: string, isSuper: boolean): Promise<boolean> {
+  if (isSuper || profile !== 'user') return false;
+  return (await deps.identity.getCompanySetting(companyId, 'lgpdHideNumber')) === 'enabled';
+}
+
+/**
+ * Emits `company-{id}-ticket` {action:'update', ticket} (after commit) to the audiences that may see the
+ * ticket now, and to those that saw it before (`previous`), so their lists drop it. Socket payloads
+ * follow the lgpdHideNumber rule for everyone when it is enabled.
+ */
+export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>): Promise<Record<string, unknown>> {
+  const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
+  const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask });
+  const audiences = new Set(ticketAudiences(ticket));
+  if (previous) for (const a of ticketAudiences(previous)) audiences.add(a);
+  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'update', ticket: serialized, ticketId: ticket.id }, { audiences: [...audiences] });
+  return serialized;
+}
+
+/** Emits `company-{id}-ticket` {action:'delete', ticketId} to the ticket's audiences. */
+export function emitTicketDelete(deps: TicketsDeps, ticket: TicketRow): void {
+  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'delete', ticketId: ticket.id }, { audiences: ticketAudiences(ticket) });
+}
+
+/** Emits `company-{id}-ticket` {action:'updateUnread', ticketId} to the ticket's audiences. */
+export function emitTicketUnread(deps: TicketsDeps, ticket: TicketRow): void {
+  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'updateUnread', ticketId: ticket.id }, { audiences: ticketAudiences(ticket) });
+}

@@ -1,0 +1,377 @@
+import type { Knex } from 'knex';
+import type { AuthUser, IdentityService, PublicUser } from '@atendo/sdk';
+import type { Queue } from '@atendo/plugin-queues/src/services/queues';
+import type { Connection } from '@atendo/plugin-connections';
+import type { Tag } from '@atendo/plugin-tags';
+import { ACTIVE_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
+import { applyVisibility, isAdmin, seesAll } from '../visibility';
+import { LIST_PAGE_SIZE, type KanbanQuery, type ListTab, type ListTicketsQuery } from '../schemas/list';
+import { loadViewer, serializeTickets, shouldMask } from './core';
+import type { TicketsDeps } from './deps';
+
+/**
+ * The ticket lists: GET /tickets (the ticket manager's tabs open / pending / group / closed and the search
+ * tab) and GET /ticket/kanban. Every query goes through `applyVisibility` (src/visibility.ts), so a list
+ * shows exactly what the caller may see (spec 2-tickets.md §6).
+ *
+ * Speed (target: page 1 of each tab well under 50 ms at 100,000 tickets / 1,000,000 messages per company):
+ * - pages are read newest activity first straight from the (company, status, updated_at, id) indexes, 41
+ *   rows for 40 shown: `hasMore` comes from the 41st row, not from a count;
+ * - `count` is exact up to COUNT_CAP (10,000) and capped there (a LIMITed sub-select): counting every
+ *   closed ticket of a large company on every page load buys nothing the client reads;
+ * - a text search reports `count` as a lower bound (what was found so far, plus one when more exist);
+ * - the viewer facts (profile, allTicket, allowGroup, queue ids) are cached per (company, user) for
+ *   VIEWER_TTL_MS (5 s, at most VIEWER_CACHE_MAX entries): a user's new queues or flags reach the lists
+ *   within 5 s;
+ * - the related records the serialization needs from other plugins that change rarely (queues,
+ *   connections, users' names, tags, the lgpdHideNumber setting) are cached per company for
+ *   RELATED_TTL_MS (5 s). Contacts (names, numbers, tags) are read fresh on every request.
+ */
+
+/** Days of `date`/`dateStart`/`dateEnd`/`updatedAt` are calendar days in this time zone. */
+export const LIST_TIME_ZONE = 'America/Sao_Paulo';
+/** `count` is exact up to this many tickets, then capped. */
+export const COUNT_CAP = 10_000;
+/** A text search matches at most this many contacts (newest first) by name or number. */
+export const CONTACT_MATCH_CAP = 1_000;
+/** Terms shorter than this are matched against contacts only (a trigram index needs 3 characters). */
+export const MIN_BODY_TERM = 3;
+/** Above this many matching messages, a search is answered by scanning the newest tickets instead. */
+export const MESSAGE_MATCH_CAP = 20_000;
+/** A text search first checks this many newest visible tickets (at least; more on deeper pages). */
+export const RECENT_WINDOW = 600;
+export const VIEWER_TTL_MS = 5_000;
+export const VIEWER_CACHE_MAX = 10_000;
+export const RELATED_TTL_MS = 5_000;
+const RELATED_CACHE_MAX = 50_000;
+
+/** Status sets of the tabs (`search` and absent are resolved in `resolveStatuses`). */
+const TAB_STATUSES: Record<Exclude<ListTab, 'search'>, TicketStatus[]> = {
+  open: ['open'],
+  pending: ['pending'],
+  group: ['group'],
+  closed: ['closed'],
+};
+
+/** The normalised filters of one list request. */
+export interface ListFilters {
+  /** Statuses to list; undefined = any status. */
+  statuses?: TicketStatus[];
+  /** Only tickets assigned to the viewer (the open tab without a permitted show-all). */
+  ownOnly: boolean;
+  showAll: boolean;
+  queueIds?: number[];
+  /** The ticket must carry every one of these tags. */
+  tags?: number[];
+  /** Assigned users (already dropped for non-admins). */
+  users?: number[];
+  whatsapps?: number[];
+  unread: boolean;
+  /** Inclusive day range on updated_at (YYYY-MM-DD, in LIST_TIME_ZONE). */
+  fromDay?: string;
+  toDay?: string;
+  /** Lower-cased, trimmed search term ('' = none). */
+  term: string;
+  pageNumber: number;
+}
+
+export interface TabCounts {
+  open: number;
+  pending: number;
+  group: number;
+}
+
+export interface ListAnswer {
+  tickets: Record<string, unknown>[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE / ILIKE pattern (escape character `\`). */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A small TTL cache of promises (concurrent misses share one load; a failed load is forgotten). At most
+ * `max` entries: the oldest insertion is evicted first.
+ */
+export class TtlCache<V> {
+  private readonly map = new Map<string, { value: Promise<V>; at: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+
+  get(key: string, load: () => Promise<V>): Promise<V> {
+    const now = Date.now();
+    const hit = this.map.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const value = load();
+    const entry = { value, at: now };
+    this.map.delete(key);
+    if (this.map.size >= this.max) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+    this.map.set(key, entry);
+    value.catch(() => {
+      if (this.map.get(key) === entry) this.map.delete(key);
+    });
+    return value;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/** Statuses a GET /tickets request lists (see ListTicketsQuery.status). */
+export function resolveStatuses(tab: ListTab | undefined, statusFilter: TicketStatus[] | undefined): TicketStatus[] | undefined {
+  if (tab && tab !== 'search') return TAB_STATUSES[tab];
+  const wanted = statusFilter?.length ? [...new Set(statusFilter)] : undefined;
+  if (tab === 'search') return wanted;
+  return wanted ?? ACTIVE_STATUSES;
+}
+
+const uniq = (ids: number[] | undefined): number[] | undefined => (ids?.length ? [...new Set(ids)] : undefined);
+
+/**
+ * The list service of one kernel: `list` (GET /tickets), `kanban` (GET /ticket/kanban), `viewer` (cached
+ * viewer facts) and `query` (the visibility-filtered tickets query other list-like features may reuse).
+ */
+export class TicketListService {
+  private readonly viewers = new TtlCache<Viewer>(VIEWER_TTL_MS, VIEWER_CACHE_MAX);
+  private readonly related = new TtlCache<unknown>(RELATED_TTL_MS, RELATED_CACHE_MAX);
+  /** `deps` with short-TTL caches in front of the other plugins' rarely changing records. */
+  private readonly cached: TicketsDeps;
+
+  constructor(private readonly deps: TicketsDeps) {
+    const related = <T>(key: string, load: () => Promise<T>) => this.related.get(key, load) as Promise<T>;
+    const identity: IdentityService = Object.create(deps.identity) as IdentityService;
+    identity.getCompanySetting = (companyId, key) => related(`setting:${companyId}:${key}`, () => deps.identity.getCompanySetting(companyId, key));
+    identity.listUsers = async (companyId, ids) => {
+      if (!ids) return deps.identity.listUsers(companyId);
+      const users = await Promise.all([...new Set(ids)].map((id) => related(`user:${companyId}:${id}`, () => deps.identity.getUser(companyId, id))));
+      return users.filter((u): u is PublicUser => u !== undefined);
+    };
+    this.cached = {
+      ...deps,
+      identity,
+      queues: { ...deps.queues, getQueue: (companyId, id) => related<Queue | undefined>(`queue:${companyId}:${id}`, () => deps.queues.getQueue(companyId, id)) },
+      connections: { ...deps.connections, list: (companyId) => related<Connection[]>(`connections:${companyId}`, () => deps.connections.list(companyId)) },
+      tags: {
+        ...deps.tags,
+        getMany: async (companyId, ids) => {
+          const tags = await Promise.all(
+            [...new Set(ids)].map((id) => related<Tag | undefined>(`tag:${companyId}:${id}`, async () => (await deps.tags.getMany(companyId, [id]))[0])),
+          );
+          return tags.filter((t): t is Tag => t !== undefined).sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+        },
+      },
+    };
+  }
+
+  /** The viewer facts of `auth`, cached VIEWER_TTL_MS per (company, user). 403 ERR_NO_PERMISSION for a vanished user. */
+  viewer(auth: AuthUser): Promise<Viewer> {
+    return this.viewers.get(`${auth.companyId}:${auth.id}`, () => loadViewer(this.deps, auth));
+  }
+
+  /** Forgets cached viewer facts and related records (tests, or after bulk changes). */
+  clearCaches(): void {
+    this.viewers.clear();
+    this.related.clear();
+  }
+
+  /**
+   * GET /tickets. Answers `{tickets (TicketL, updatedAt DESC then id DESC, numbers masked for profile
+   * user when lgpdHideNumber is on), count, hasMore, counts: {open, pending, group}}`. Tabs:
+   * - open: status open; only tickets assigned to the caller unless `showAll` and the caller may show all
+   *   (admin, super or allTicket);
+   * - pending / group / closed: tickets of that status the caller sees;
+   * - search: any status (or `statusFilter`), with `searchParam` matched against contact names,
+   *   contact numbers and message bodies;
+   * - absent: active tickets (open, pending, group) the caller sees.
+   * `counts` counts the active tickets of each tab (open with the open tab's rule) with the same
+   * visibility and filters, ignoring the search term, in one query.
+   */
+  async list(auth: AuthUser, query: ListTicketsQuery): Promise<ListAnswer & { counts: TabCounts }> {
+    const viewer = await this.viewer(auth);
+    const showAll = query.showAll === true;
+    const f = this.filters(viewer, query, {
+      statuses: resolveStatuses(query.status, query.statusFilter as TicketStatus[] | undefined),
+      ownOnly: query.status === 'open' && !(showAll && seesAll(viewer)),
+      whatsapps: uniq([...(query.whatsapps ?? []), ...(query.whatsappIds ?? [])]),
+    });
+    const [page, counts] = await Promise.all([this.page(viewer, f), this.tabCounts(viewer, f)]);
+    return { ...page, counts };
+  }
+
+  /**
+   * GET /ticket/kanban: pending and open tickets the caller sees (narrowed by `queueIds`, the caller's
+   * queues in the kanban client), with their tags, newest activity first, 40 a page: `{tickets, count,
+   * hasMore}`.
+   */
+  async kanban(auth: AuthUser, query: KanbanQuery): Promise<ListAnswer> {
+    const viewer = await this.viewer(auth);
+    return this.page(viewer, this.filters(viewer, query, { statuses: ['pending', 'open'], ownOnly: false }));
+  }
+
+  private filters(viewer: Viewer, q: KanbanQuery, extra: Pick<ListFilters, 'statuses' | 'ownOnly'> & { whatsapps?: number[] }): ListFilters {
+    return {
+      ...extra,
+      showAll: q.showAll === true,
+      queueIds: uniq(q.queueIds),
+      tags: uniq(q.tags),
+      users: isAdmin(viewer) ? uniq(q.users) : undefined,
+      unread: q.withUnreadMessages === true,
+      fromDay: q.dateStart ?? q.date ?? q.updatedAt,
+      toDay: q.dateEnd ?? q.date ?? q.updatedAt,
+      term: (q.searchParam ?? '').trim().toLowerCase(),
+      pageNumber: q.pageNumber ?? 1,
+    };
+  }
+
+  /**
+   * The tickets `viewer` may see with `f` applied (statuses, own-only, filters; not the search term and
+   * not paging), as a query on `tickets` selecting nothing yet.
+   */
+  query(viewer: Viewer, f: Omit<ListFilters, 'term' | 'pageNumber'>, opts: { statuses?: boolean } = {}): Knex.QueryBuilder {
+    const db = this.deps.db;
+    const q = db('tickets');
+    applyVisibility(q, viewer, { showAll: f.showAll, queueIds: f.queueIds });
+    if (opts.statuses !== false && f.statuses) {
+      if (f.statuses.length === 1) q.where('tickets.status', f.statuses[0]);
+      else q.whereIn('tickets.status', f.statuses);
+    }
+    if (opts.statuses !== false && f.ownOnly) q.where('tickets.userId', viewer.id);
+    if (f.unread) q.where('tickets.unreadMessages', '>', 0);
+    if (f.users) q.whereIn('tickets.userId', f.users);
+    if (f.whatsapps) q.whereIn('tickets.whatsappId', f.whatsapps);
+    for (const tagId of f.tags ?? []) {
+      q.whereExists(db('ticketTags').select(db.raw('1')).whereRaw('ticket_tags.ticket_id = tickets.id').where('ticketTags.tagId', tagId));
+    }
+    if (f.fromDay) q.whereRaw('tickets.updated_at >= (CAST(? AS date)::timestamp AT TIME ZONE ?)', [f.fromDay, LIST_TIME_ZONE]);
+    if (f.toDay) q.whereRaw('tickets.updated_at < ((CAST(? AS date) + 1)::timestamp AT TIME ZONE ?)', [f.toDay, LIST_TIME_ZONE]);
+    return q;
+  }
+
+  /** One page (`f.pageNumber`) serialized, with `count` and `hasMore`. */
+  private async page(viewer: Viewer, f: ListFilters): Promise<ListAnswer> {
+    const offset = (f.pageNumber - 1) * LIST_PAGE_SIZE;
+    let rows: TicketRow[];
+    let count: number | undefined;
+    if (f.term) {
+      rows = await this.searchRows(viewer, f, offset);
+    } else {
+      const [found, capped] = await Promise.all([
+        newestFirst(this.query(viewer, f).select('tickets.*'))
+          .offset(offset)
+          .limit(LIST_PAGE_SIZE + 1) as Promise<TicketRow[]>,
+        this.cappedCount(this.query(viewer, f)),
+      ]);
+      rows = found;
+      count = capped;
+    }
+    const hasMore = rows.length > LIST_PAGE_SIZE;
+    const pageRows = hasMore ? rows.slice(0, LIST_PAGE_SIZE) : rows;
+    const reached = offset + pageRows.length + (hasMore ? 1 : 0);
+    const mask = await shouldMask(this.cached, viewer.companyId, viewer.profile, viewer.super);
+    const tickets = await serializeTickets(this.cached, viewer.companyId, pageRows, { maskNumbers: mask });
+    return { tickets, count: Math.max(count ?? 0, reached), hasMore };
+  }
+
+  /** `min(rows of q, cap)`: a LIMITed sub-select, so at most `cap` rows are visited. */
+  private async cappedCount(q: Knex.QueryBuilder, cap = COUNT_CAP): Promise<number> {
+    const db = this.deps.db;
+    const row = (await db.from(q.select(db.raw('1')).limit(cap).as('capped')).count({ n: '*' }).first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  /** Per-tab counts of active tickets, one query with COUNT(*) FILTER. */
+  private async tabCounts(viewer: Viewer, f: ListFilters): Promise<TabCounts> {
+    const db = this.deps.db;
+    const ownOpen = !(f.showAll && seesAll(viewer));
+    const row = (await this.query(viewer, f, { statuses: false })
+      .whereIn('tickets.status', ACTIVE_STATUSES)
+      .first(
+        db.raw(
+          `count(*) FILTER (WHERE tickets.status = 'open'${ownOpen ? ' AND tickets.user_id = ?' : ''})::int AS open,
+           count(*) FILTER (WHERE tickets.status = 'pending')::int AS pending,
+           count(*) FILTER (WHERE tickets.status = 'group')::int AS "group"`,
+          ownOpen ? [viewer.id] : [],
+        ),
+      )) as TabCounts | undefined;
+    return { open: Number(row?.open ?? 0), pending: Number(row?.pending ?? 0), group: Number(row?.group ?? 0) };
+  }
+
+  /**
+   * Up to 41 rows of a text search from `offset`, newest activity first. A ticket matches when its
+   * contact's name contains the term or its number contains the term's digits (contacts service
+   * `searchIds`, at most CONTACT_MATCH_CAP contacts), or when one of its messages' bodies contains the term
+   * (ILIKE; terms of MIN_BODY_TERM characters or more). Plan, cheapest first:
+   * 1. walk the newest RECENT_WINDOW visible tickets and check each one's messages (a common word fills
+   *    the page in a few dozen tickets);
+   * 2. otherwise (a rarer word) take the matching messages from the trigram index
+   *    (messages_company_body_trgm), at most MESSAGE_MATCH_CAP of them: the exact set, sorted;
+   * 3. more matches than that: walk every visible ticket newest first until the page is full.
+   */
+  private async searchRows(viewer: Viewer, f: ListFilters, offset: number): Promise<TicketRow[]> {
+    const db = this.deps.db;
+    const want = LIST_PAGE_SIZE + 1;
+    const contactIds = await this.deps.contacts.searchIds(viewer.companyId, f.term, CONTACT_MATCH_CAP);
+    const byContact = (column: string) => db.raw(`${column} = ANY(CAST(? AS int[]))`, [contactIds]);
+    if (f.term.length < MIN_BODY_TERM) {
+      if (!contactIds.length) return [];
+      return newestFirst(this.query(viewer, f).select('tickets.*').where(byContact('tickets.contact_id'))).offset(offset).limit(want);
+    }
+    const pattern = `%${likeEscape(f.term)}%`;
+    const walk = (window?: number): Promise<TicketRow[]> => {
+      const inner = newestFirst(this.query(viewer, f).select('tickets.*'));
+      if (window !== undefined) inner.limit(window);
+      return db
+        .select('t.*')
+        .from(inner.as('t'))
+        .joinRaw('LEFT JOIN LATERAL (SELECT 1 AS hit FROM messages m WHERE m.ticket_id = t.id AND m.body ILIKE ? LIMIT 1) h ON true', [pattern])
+        .where((w) => w.where(byContact('t.contact_id')).orWhereNotNull('h.hit'))
+        .orderBy([{ column: 't.updatedAt', order: 'desc' }, { column: 't.id', order: 'desc' }])
+        .offset(offset)
+        .limit(want) as Promise<TicketRow[]>;
+    };
+    // 1. the newest tickets
+    const window = Math.max(RECENT_WINDOW, (offset + want) * 10);
+    const recent = await walk(window);
+    if (recent.length >= want) return recent;
+    const visible = await this.cappedCount(this.query(viewer, f), window + 1);
+    if (visible <= window) return recent; // the window held every visible ticket: exact
+    // 2. the trigram index
+    const hits = (await db
+      .from(db('messages').where('companyId', viewer.companyId).whereRaw('body ILIKE ?', [pattern]).limit(MESSAGE_MATCH_CAP + 1).select('ticketId').as('m'))
+      .first(db.raw('count(*)::int AS n'), db.raw('COALESCE(array_agg(DISTINCT m.ticket_id), ARRAY[]::int[]) AS ids'))) as { n: number; ids: number[] };
+    if (hits.n <= MESSAGE_MATCH_CAP) {
+      if (!hits.ids.length && !contactIds.length) return [];
+      return newestFirst(
+        this.query(viewer, f)
+          .select('tickets.*')
+          .where((w) => w.where(byContact('tickets.contact_id')).orWhere(db.raw('tickets.id = ANY(CAST(? AS int[]))', [hits.ids]))),
+      )
+        .offset(offset)
+        .limit(want);
+    }
+    // 3. a very common term on a deep page
+    return walk();
+  }
+}
+
+/** ORDER BY updated_at DESC, id DESC (the order of every list and of the list indexes). */
+function newestFirst(q: Knex.QueryBuilder): Knex.QueryBuilder {
+  return q.orderBy([
+    { column: 'tickets.updatedAt', order: 'desc' },
+    { column: 'tickets.id', order: 'desc' },
+  ]);
+}

@@ -1,0 +1,617 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AppError, type AuthUser, type PublicUser } from '@atendo/sdk';
+import type { Connection } from '@atendo/plugin-connections';
+import type { Contact } from '@atendo/plugin-contacts';
+import { ACTIVE_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
+import { applyVisibility, canSee, isAdmin } from '../visibility';
+import { emitTicketDelete, emitTicketUpdate, getTicketOr404, loadViewer, logTicket, serializeTickets, shouldMask } from './core';
+import { announceOutboundMessage, insertOutboundMessage, type StoredOutbound } from './messages';
+import type { TicketsDeps } from './deps';
+import type { CloseAllBody, CreateTicketBody, UpdateTicketBody } from '../schemas/tickets';
+
+/**
+ * The ticket state machine (spec 2-tickets.md §4): creating a ticket (POST /tickets), every status
+ * transition of PUT /tickets/:id, delete, close-all and showing one ticket (with its access log entry).
+ *
+ * Rules every write follows: one transaction that locks the ticket row (`getTicketOr404(trx, ..., true)`)
+ * and writes the ticket-log entries; the one-active-ticket-per-contact-and-connection rule is enforced by
+ * the partial unique index `tickets_one_active_per_contact` (a 23505 on it is mapped to the spec's answer);
+ * real-time events, bus events and automatic outbound messages go out only after commit.
+ */
+
+/** The `tickets` service other plugins use (`ctx.services.get<TicketsService>('tickets')`). Scoped to `companyId`. */
+export interface TicketsService {
+  /** The ticket `id` of `companyId`, or undefined (ids of other companies are unknown). */
+  get(companyId: number, id: number): Promise<TicketRow | undefined>;
+  /** The active (open, pending or group) ticket of the contact on the connection (`null`: no connection), or undefined. */
+  findActiveForContact(companyId: number, contactId: number, whatsappId: number | null): Promise<TicketRow | undefined>;
+}
+
+/** Builds the state-machine part of the `tickets` service. */
+export function ticketStateService(deps: TicketsDeps): TicketsService {
+  return {
+    get: (companyId, id) => deps.db('tickets').where({ companyId, id }).first() as Promise<TicketRow | undefined>,
+    findActiveForContact: (companyId, contactId, whatsappId) => findActive(deps.db, companyId, contactId, whatsappId),
+  };
+}
+
+/** Bus topics this module publishes after commit; payload `TicketBusEvent`. */
+export const TICKET_TOPICS = {
+  created: 'ticket.created',
+  updated: 'ticket.updated',
+  transferred: 'ticket.transferred',
+  closed: 'ticket.closed',
+} as const;
+
+/** Payload of the `ticket.*` bus events. `from*` are set on transfers. */
+export interface TicketBusEvent {
+  companyId: number;
+  ticketId: number;
+  status: TicketStatus;
+  queueId: number | null;
+  userId: number | null;
+  fromQueueId?: number | null;
+  fromUserId?: number | null;
+}
+
+/** Default automatic texts (spec: greeting on accept; wire: transfer message). */
+export const DEFAULT_GREETING_ACCEPTED = 'Olá {{name}}, meu nome é {{user}} e agora vou prosseguir com seu atendimento!';
+export const DEFAULT_TRANSFER_MESSAGE = 'Você foi transferido para o departamento {{queue}}';
+
+const UNIQUE_ACTIVE = 'tickets_one_active_per_contact';
+const CLOSE_ALL_BATCH = 200;
+const ACCESS_LOG_MINUTES = 5;
+
+const isUniqueActiveViolation = (err: unknown) => {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === UNIQUE_ACTIVE;
+};
+
+/** The active ticket of (contact, connection), read with `db` (a transaction or the pool). */
+export async function findActive(db: Knex | Knex.Transaction, companyId: number, contactId: number, whatsappId: number | null): Promise<TicketRow | undefined> {
+  const q = db('tickets').where({ companyId, contactId }).whereIn('status', ACTIVE_STATUSES);
+  if (whatsappId === null) q.whereNull('whatsappId');
+  else q.where({ whatsappId });
+  return (await q.orderBy('id', 'desc').first()) as TicketRow | undefined;
+}
+
+/** The status an assigned ticket takes: 'group' for group tickets, else 'open'. */
+export function assignedStatus(t: Pick<TicketRow, 'isGroup'>): TicketStatus {
+  return t.isGroup ? 'group' : 'open';
+}
+
+/** Fills `{{name}}` (the contact's first name), `{{firstName}}`, `{{fullName}}`, `{{user}}` and `{{queue}}`. */
+export function fillTemplate(text: string, vars: { contactName?: string | null; user?: string | null; queue?: string | null }): string {
+  const full = (vars.contactName ?? '').trim();
+  const first = full.split(/\s+/)[0] ?? '';
+  const map: Record<string, string> = { name: first, firstname: first, fullname: full, user: vars.user ?? '', queue: vars.queue ?? '' };
+  return text.replace(/\{\{\s*([a-zA-Z]+)\s*\}\}/g, (m, key: string) => (key.toLowerCase() in map ? map[key.toLowerCase()] : m));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Effects after commit
+
+/** What a write does once its transaction has committed: socket emits, bus events, outbound sends. */
+class AfterCommit {
+  readonly updates: { ticket: TicketRow; previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'> }[] = [];
+  readonly events: { topic: string; payload: TicketBusEvent }[] = [];
+  /** Automatic messages stored in the transaction, announced (push + `message.send`) after commit. */
+  readonly messages: StoredOutbound[] = [];
+
+  update(ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>): void {
+    this.updates.push({ ticket, previous });
+  }
+
+  event(topic: string, t: TicketRow, extra: Partial<TicketBusEvent> = {}): void {
+    this.events.push({ topic, payload: { companyId: t.companyId, ticketId: t.id, status: t.status, queueId: t.queueId, userId: t.userId, ...extra } });
+  }
+
+  /** Runs every effect; failures are logged, never thrown (the write is already committed). */
+  async flush(deps: TicketsDeps): Promise<void> {
+    const safe = async (what: string, fn: () => unknown) => {
+      try {
+        await fn();
+      } catch (err) {
+        deps.log.error({ err }, `tickets: ${what} after commit failed`);
+      }
+    };
+    for (const m of this.messages) await safe('automatic message', () => announceOutboundMessage(deps, m, { emitTicket: false }));
+    // Only the last state of each ticket is pushed (a transition may update a ticket twice).
+    const last = new Map<number, { ticket: TicketRow; previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'> }>();
+    for (const u of this.updates) last.set(u.ticket.id, { ticket: u.ticket, previous: last.get(u.ticket.id)?.previous ?? u.previous });
+    for (const u of last.values()) await safe('ticket emit', () => emitTicketUpdate(deps, u.ticket, u.previous));
+    for (const e of this.events) await safe(`publish ${e.topic}`, () => deps.bus.publish(e.topic, e.payload));
+  }
+}
+
+/**
+ * Stores an automatic outbound text message (greeting, transfer, farewell) for `ticket` inside `trx`
+ * through the messages service (from_me, ack 0; the ticket's `lastMessage` follows), and queues its
+ * announcement (`appMessage` push and the `message.send` command) for after commit. Returns the ticket row
+ * after the write.
+ */
+async function postAutomaticMessage(trx: Knex.Transaction, fx: AfterCommit, ticket: TicketRow, body: string, userId: number | null): Promise<TicketRow> {
+  const stored = await insertOutboundMessage(trx, { ticket, body, userId, automatic: true });
+  fx.messages.push(stored);
+  return stored.ticket;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+
+/** The serialized ticket for `auth` (contact numbers masked per lgpdHideNumber for plain users). */
+export async function answerTicket(deps: TicketsDeps, auth: AuthUser, t: TicketRow): Promise<Record<string, unknown>> {
+  const mask = await shouldMask(deps, auth.companyId, auth.profile, auth.super);
+  const [out] = await serializeTickets(deps, auth.companyId, [t], { maskNumbers: mask });
+  return out;
+}
+
+/**
+ * One ticket by id or uuid for `auth`: 404 ERR_NO_TICKET_FOUND outside the company, 403 ERR_NO_PERMISSION
+ * when the caller cannot see it. With `logAccess`, writes an 'access' log entry (at most one per user and
+ * ticket every 5 minutes).
+ */
+export async function showTicket(deps: TicketsDeps, auth: AuthUser, key: { id: number } | { uuid: string }, opts: { logAccess?: boolean } = {}): Promise<TicketRow> {
+  const q = deps.db('tickets').where({ companyId: auth.companyId });
+  if ('id' in key) q.where({ id: key.id });
+  else q.where({ uuid: key.uuid.toLowerCase() });
+  const t = (await q.first()) as TicketRow | undefined;
+  if (!t) throw new AppError('ERR_NO_TICKET_FOUND');
+  const viewer = await loadViewer(deps, auth);
+  if (!canSee(viewer, t)) throw new AppError('ERR_NO_PERMISSION', 'You cannot see this ticket');
+  if (opts.logAccess) {
+    const recent = await deps.db('ticketLogs')
+      .where({ ticketId: t.id, userId: auth.id, type: 'access' })
+      .where('createdAt', '>', deps.db.raw(`now() - interval '${ACCESS_LOG_MINUTES} minutes'`))
+      .first('id');
+    if (!recent) await logTicket(deps.db, t, 'access', auth.id, t.queueId);
+  }
+  return t;
+}
+
+/** 404 ERR_NO_QUEUE_FOUND unless `queueId` is a queue of the company; returns it. */
+async function requireQueue(deps: TicketsDeps, companyId: number, queueId: number) {
+  const q = await deps.queues.getQueue(companyId, queueId);
+  if (!q) throw new AppError('ERR_NO_QUEUE_FOUND');
+  return q;
+}
+
+/** The owner facts of an active ticket, as the ERR_OTHER_OPEN_TICKET answer carries them. */
+async function ownerFacts(deps: TicketsDeps, t: TicketRow): Promise<Record<string, unknown>> {
+  const [user, queue] = await Promise.all([
+    t.userId !== null ? deps.identity.getUser(t.companyId, t.userId) : Promise.resolve(undefined),
+    t.queueId !== null ? deps.queues.getQueue(t.companyId, t.queueId) : Promise.resolve(undefined),
+  ]);
+  const facts = {
+    ticketId: t.id,
+    uuid: t.uuid,
+    status: t.status,
+    userId: t.userId,
+    queueId: t.queueId,
+    user: user ? { id: user.id, name: user.name } : null,
+    queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
+  };
+  return { ...facts, ticket: { id: t.id, ...facts } };
+}
+
+async function otherOpenTicketError(deps: TicketsDeps, t: TicketRow): Promise<AppError> {
+  return new AppError('ERR_OTHER_OPEN_TICKET', undefined, { extra: await ownerFacts(deps, t) });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Create
+
+/**
+ * POST /tickets: opens a ticket for `contactId`, assigned to the caller (status 'group' for group contacts,
+ * else 'open'; acceptedAt now; isBot false). Connection: `body.whatsappId` (404 ERR_NO_WAPP_FOUND), else the
+ * caller's `whatsappId`, else the company's default for the contact's channel (404 ERR_NO_DEF_WAPP_FOUND).
+ * Queue: required unless the caller is admin (400 ERR_VALIDATION 'Selecione uma fila'); must be the
+ * company's (404 ERR_NO_QUEUE_FOUND); a plain user only in one of their queues (403 ERR_NO_PERMISSION).
+ * An active ticket of the contact on that connection -> 409 ERR_OTHER_OPEN_TICKET with its owner facts
+ * (race-safe through the unique index). A closed ticket of the same contact and connection updated less than
+ * `timeCreateNewTicket` minutes ago is reopened instead of creating one. Logs 'create' (or 'reopen') + 'open'.
+ */
+export async function createTicket(deps: TicketsDeps, auth: AuthUser, body: CreateTicketBody): Promise<TicketRow> {
+  const companyId = auth.companyId;
+  const caller = await deps.identity.getUser(companyId, auth.id);
+  if (!caller) throw new AppError('ERR_NO_PERMISSION');
+  const contact = await deps.contacts.get(companyId, body.contactId);
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+
+  let connection: Connection | undefined;
+  if (body.whatsappId != null) {
+    connection = await deps.connections.get(companyId, body.whatsappId);
+    if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
+  } else {
+    if (caller.whatsappId != null) connection = await deps.connections.get(companyId, caller.whatsappId);
+    if (!connection) connection = await deps.connections.getDefault(companyId, contact.channel);
+    if (!connection) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+  }
+
+  const queueId = body.queueId ?? null;
+  if (queueId === null) {
+    if (!isAdmin(auth)) throw new AppError('ERR_VALIDATION', 'Selecione uma fila');
+  } else {
+    await requireQueue(deps, companyId, queueId);
+    if (!auth.super && String(caller.profile).toLowerCase() === 'user') {
+      const mine = await deps.queues.listQueueIds(companyId, auth.id);
+      if (!mine.includes(queueId)) throw new AppError('ERR_NO_PERMISSION', 'You can only open tickets in your queues');
+    }
+  }
+
+  const conn = connection;
+  const status: TicketStatus = contact.isGroup ? 'group' : 'open';
+  for (let attempt = 0; ; attempt++) {
+    const fx = new AfterCommit();
+    try {
+      const ticket = await deps.db.transaction(async (trx) => {
+        const active = await findActive(trx, companyId, contact.id, conn.id);
+        if (active) throw await otherOpenTicketError(deps, active);
+        const now = new Date();
+        let reuse: TicketRow | undefined;
+        if (conn.timeCreateNewTicket > 0) {
+          reuse = (await trx('tickets')
+            .where({ companyId, contactId: contact.id, whatsappId: conn.id, status: 'closed' })
+            .where('updatedAt', '>', new Date(now.getTime() - conn.timeCreateNewTicket * 60_000))
+            .orderBy('updatedAt', 'desc')
+            .forUpdate()
+            .first()) as TicketRow | undefined;
+        }
+        const fields = { status, userId: auth.id, acceptedAt: now, isBot: false, closedAt: null, unreadMessages: 0, amountUsedBotQueues: 0, updatedAt: now };
+        let t: TicketRow;
+        if (reuse) {
+          [t] = await trx('tickets').where({ id: reuse.id, companyId }).update({ ...fields, queueId: queueId ?? reuse.queueId }).returning('*');
+          await logTicket(trx, t, 'reopen', auth.id, t.queueId);
+        } else {
+          [t] = await trx('tickets')
+            .insert({ ...fields, uuid: randomUUID(), companyId, contactId: contact.id, whatsappId: conn.id, queueId, isGroup: contact.isGroup, channel: conn.channel, fromMe: true })
+            .returning('*');
+          await logTicket(trx, t, 'create', auth.id, t.queueId);
+        }
+        await logTicket(trx, t, 'open', auth.id, t.queueId);
+        fx.update(t, reuse);
+        fx.event(reuse ? TICKET_TOPICS.updated : TICKET_TOPICS.created, t);
+        return t;
+      });
+      await fx.flush(deps);
+      return ticket;
+    } catch (err) {
+      if (!isUniqueActiveViolation(err)) throw err;
+      // Another request opened the contact's ticket on this connection first.
+      const active = await findActive(deps.db, companyId, contact.id, conn.id);
+      if (active) throw await otherOpenTicketError(deps, active);
+      if (attempt >= 2) throw new AppError('ERR_CREATING_TICKET');
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Update: the state machine
+
+/** Status groups the transition table is keyed by: open and group tickets are both "assigned". */
+type Phase = 'pending' | 'assigned' | 'closed' | 'bot';
+const PHASE: Record<TicketStatus, Phase> = { pending: 'pending', open: 'assigned', group: 'assigned', closed: 'closed', nps: 'bot', lgpd: 'bot' };
+
+/** What a PUT does. */
+export type TicketAction = 'accept' | 'ignore' | 'return' | 'transferUser' | 'transferQueue' | 'close' | 'reopen' | 'update';
+
+interface Intent {
+  t: TicketRow;
+  body: UpdateTicketBody;
+  viewer: Viewer;
+}
+
+const givesUser = (i: Intent) => i.body.userId !== undefined && i.body.userId !== null;
+const changesQueue = (i: Intent) => i.body.queueId !== undefined && i.body.queueId !== i.t.queueId;
+
+/**
+ * The transition table: `<from phase>><to phase>` -> the guard that picks the action from the body.
+ * A pair that is not listed answers 400 ERR_INVALID_TRANSITION.
+ * - pending -> open/group: accept (userId absent or the caller) or transfer to another user;
+ * - pending -> pending: transfer to a user or to a department, else nothing;
+ * - pending -> closed: ignore (sendFarewellMessage false: no farewell, bot count 0) or close;
+ * - open/group -> open/group: take an unassigned group ticket (accept), transfer to a user (or to a
+ *   department when userId is null), else nothing;
+ * - open/group -> pending: transfer to a department (queueId changes) or return to the queue;
+ * - open/group -> closed: close;  closed -> open/group: reopen;  nps/lgpd -> closed: close.
+ */
+export const TRANSITIONS: Readonly<Record<string, (i: Intent) => TicketAction>> = {
+  'pending>assigned': (i) => (givesUser(i) && i.body.userId !== i.viewer.id ? 'transferUser' : 'accept'),
+  'pending>pending': (i) => (givesUser(i) ? 'transferUser' : changesQueue(i) ? 'transferQueue' : 'update'),
+  'pending>closed': (i) => (i.body.sendFarewellMessage === false ? 'ignore' : 'close'),
+  'assigned>assigned': (i) => {
+    if (i.body.userId === null) return 'transferQueue';
+    const target = i.body.userId ?? i.t.userId;
+    if (i.t.userId === null && target === i.viewer.id && !changesQueue(i)) return 'accept';
+    return target !== i.t.userId || changesQueue(i) ? 'transferUser' : 'update';
+  },
+  'assigned>pending': (i) => (givesUser(i) ? 'transferUser' : changesQueue(i) ? 'transferQueue' : 'return'),
+  'assigned>closed': () => 'close',
+  'closed>assigned': () => 'reopen',
+  'bot>closed': () => 'close',
+};
+
+/** Picks the action of a PUT body on ticket `t` (see TRANSITIONS); 400 ERR_INVALID_TRANSITION otherwise. */
+export function resolveAction(t: TicketRow, body: UpdateTicketBody, viewer: Viewer): TicketAction {
+  if (body.status === undefined && body.userId === undefined && body.queueId === undefined) return 'update';
+  const from = PHASE[t.status] ?? 'bot';
+  const to = body.status !== undefined ? PHASE[body.status] : from;
+  const guard = TRANSITIONS[`${from}>${to}`];
+  if (!guard) throw new AppError('ERR_INVALID_TRANSITION', `A ticket cannot go from ${t.status} to ${body.status ?? t.status}`);
+  return guard({ t, body, viewer });
+}
+
+/** Everything a transition handler needs. */
+interface Transition {
+  deps: TicketsDeps;
+  trx: Knex.Transaction;
+  t: TicketRow;
+  body: UpdateTicketBody;
+  viewer: Viewer;
+  caller: PublicUser;
+  fx: AfterCommit;
+}
+
+/** The plain fields a PUT may set with or without a transition. */
+function plainFields(body: UpdateTicketBody): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['promptId', 'useIntegration', 'integrationId', 'isBot', 'amountUsedBotQueues'] as const) if (body[k] !== undefined) out[k] = body[k];
+  return out;
+}
+
+async function save(x: Transition, fields: Record<string, unknown>): Promise<TicketRow> {
+  const [row] = await x.trx('tickets').where({ id: x.t.id, companyId: x.t.companyId }).update({ ...plainFields(x.body), ...fields, updatedAt: x.trx.fn.now() }).returning('*');
+  return row as TicketRow;
+}
+
+/** The contact and connection of a ticket, for automatic messages (undefined when either is gone). */
+async function sendTarget(x: Transition, t: TicketRow): Promise<{ contact: Contact; connection: Connection } | undefined> {
+  if (t.whatsappId === null) return undefined;
+  const [contact, connection] = await Promise.all([x.deps.contacts.get(t.companyId, t.contactId), x.deps.connections.get(t.companyId, t.whatsappId)]);
+  return contact && connection ? { contact, connection } : undefined;
+}
+
+/** True when automatic messages may go to this ticket: not a group, or a connection treating groups as tickets. */
+const autoAllowed = (t: TicketRow, connection: Connection) => !t.isGroup || connection.groupAsTicket === 'enabled';
+
+/** The queue id a body asks for (must exist when not null); undefined when absent. */
+async function bodyQueue(x: Transition): Promise<{ id: number; name: string } | null | undefined> {
+  if (x.body.queueId === undefined) return undefined;
+  if (x.body.queueId === null) return null;
+  return requireQueue(x.deps, x.t.companyId, x.body.queueId);
+}
+
+const HANDLERS: Record<TicketAction, (x: Transition) => Promise<TicketRow>> = {
+  /** pending (or an unassigned group ticket) -> open/group, assigned to the caller; optional greeting. */
+  async accept(x) {
+    const q = await bodyQueue(x);
+    const queueId = q ? q.id : x.t.queueId;
+    // Group tickets are served by group-allowed users whatever their queue: they need none.
+    if (queueId === null && !x.t.isGroup) throw new AppError('ERR_VALIDATION', 'queue required');
+    let t = await save(x, { status: assignedStatus(x.t), userId: x.viewer.id, queueId, acceptedAt: x.trx.fn.now(), isBot: x.body.isBot ?? false });
+    if (queueId !== x.t.queueId) await logTicket(x.trx, t, 'queue', x.viewer.id, queueId);
+    await logTicket(x.trx, t, 'open', x.viewer.id, queueId);
+    if (x.t.status === 'pending' && (await x.deps.identity.getCompanySetting(t.companyId, 'sendGreetingAccepted')) === 'enabled') {
+      const target = await sendTarget(x, t);
+      if (target && autoAllowed(t, target.connection)) {
+        const template = (await x.deps.identity.getCompanySetting(t.companyId, 'greetingAcceptedMessage')).trim() || DEFAULT_GREETING_ACCEPTED;
+        const text = fillTemplate(template, { contactName: target.contact.name, user: x.caller.name, queue: q?.name });
+        t = await postAutomaticMessage(x.trx, x.fx, t, text, x.viewer.id);
+      }
+    }
+    x.fx.update(t, x.t);
+    x.fx.event(TICKET_TOPICS.updated, t);
+    return t;
+  },
+
+  /** pending -> closed with no farewell and the bot-use count reset. */
+  async ignore(x) {
+    const t = await save(x, { status: 'closed', closedAt: x.trx.fn.now(), unreadMessages: 0, amountUsedBotQueues: 0 });
+    await logTicket(x.trx, t, 'closed', x.viewer.id, t.queueId, { ignored: true });
+    x.fx.update(t, x.t);
+    x.fx.event(TICKET_TOPICS.closed, t);
+    return t;
+  },
+
+  /** open/group -> pending, no user, same queue. */
+  async return(x) {
+    const t = await save(x, { status: 'pending', userId: null });
+    await logTicket(x.trx, t, 'pending', x.viewer.id, t.queueId);
+    x.fx.update(t, x.t);
+    x.fx.event(TICKET_TOPICS.updated, t);
+    return t;
+  },
+
+  /** To a user (404 ERR_NO_USER_FOUND unless of the company): status open/group, queue = body's or kept. */
+  async transferUser(x) {
+    const targetId = x.body.userId ?? x.t.userId;
+    const target = targetId !== null ? await x.deps.identity.getUser(x.t.companyId, targetId) : undefined;
+    if (!target) throw new AppError('ERR_NO_USER_FOUND');
+    const q = await bodyQueue(x);
+    const queueId = q === undefined ? x.t.queueId : q === null ? null : q.id;
+    const t = await save(x, { status: assignedStatus(x.t), userId: target.id, queueId, ...(x.t.status === 'pending' ? { acceptedAt: x.trx.fn.now() } : {}) });
+    return finishTransfer(x, t, q ?? undefined, target);
+  },
+
+  /** To a department only: status pending, no user; a department is required (400 'queue required'). */
+  async transferQueue(x) {
+    const q = await bodyQueue(x);
+    const queueId = q === undefined ? x.t.queueId : q === null ? null : q.id;
+    if (queueId === null) throw new AppError('ERR_VALIDATION', 'queue required');
+    const t = await save(x, { status: 'pending', userId: null, queueId });
+    return finishTransfer(x, t, q ?? undefined, undefined);
+  },
+
+  /** open/group/pending/nps/lgpd -> closed; farewell unless refused or a group; requiredTag check. */
+  async close(x) {
+    if ((await x.deps.identity.getCompanySetting(x.t.companyId, 'requiredTag')) === 'enabled') {
+      const tagged = await x.trx('ticketTags').where({ ticketId: x.t.id, companyId: x.t.companyId }).first('tagId');
+      if (!tagged && !(await x.deps.contacts.hasTags(x.t.companyId, x.t.contactId))) {
+        throw new AppError('ERR_REQUIRED_TAG', 'Add a tag to the contact or the ticket before closing it');
+      }
+    }
+    let t = await save(x, { status: 'closed', closedAt: x.trx.fn.now(), unreadMessages: 0 });
+    await logTicket(x.trx, t, 'closed', x.viewer.id, t.queueId);
+    if (x.body.sendFarewellMessage !== false && !t.isGroup) {
+      const target = await sendTarget(x, t);
+      const text = (x.caller.farewellMessage ?? '').trim() || (target?.connection.complationMessage ?? '').trim();
+      if (target && text) {
+        const agent = t.userId !== null && t.userId !== x.caller.id ? await x.deps.identity.getUser(t.companyId, t.userId) : x.caller;
+        t = await postAutomaticMessage(x.trx, x.fx, t, fillTemplate(text, { contactName: target.contact.name, user: agent?.name }), x.viewer.id);
+      }
+    }
+    x.fx.update(t, x.t);
+    x.fx.event(TICKET_TOPICS.closed, t);
+    return t;
+  },
+
+  /**
+   * closed -> open/group assigned to the caller (queue from the body or kept; none -> 400 'queue required').
+   * When another active ticket exists for the contact and connection, that ticket is returned unchanged.
+   */
+  async reopen(x) {
+    const q = await bodyQueue(x);
+    const queueId = q ? q.id : x.t.queueId;
+    if (queueId === null && !x.t.isGroup) throw new AppError('ERR_VALIDATION', 'queue required');
+    const other = await findActive(x.trx, x.t.companyId, x.t.contactId, x.t.whatsappId);
+    if (other) return other;
+    let t: TicketRow;
+    try {
+      t = await x.trx.transaction(async (sp) => {
+        const [row] = await sp('tickets')
+          .where({ id: x.t.id, companyId: x.t.companyId })
+          .update({ ...plainFields(x.body), status: assignedStatus(x.t), userId: x.viewer.id, queueId, closedAt: null, acceptedAt: sp.fn.now(), isBot: x.body.isBot ?? false, updatedAt: sp.fn.now() })
+          .returning('*');
+        return row as TicketRow;
+      });
+    } catch (err) {
+      if (!isUniqueActiveViolation(err)) throw err;
+      const winner = await findActive(x.trx, x.t.companyId, x.t.contactId, x.t.whatsappId);
+      if (winner) return winner;
+      throw err;
+    }
+    await logTicket(x.trx, t, 'reopen', x.viewer.id, queueId);
+    if (queueId !== x.t.queueId) await logTicket(x.trx, t, 'queue', x.viewer.id, queueId);
+    x.fx.update(t, x.t);
+    x.fx.event(TICKET_TOPICS.updated, t);
+    return t;
+  },
+
+  /** promptId/useIntegration/integrationId/isBot/amountUsedBotQueues only (no status change). */
+  async update(x) {
+    const fields = plainFields(x.body);
+    if (!Object.keys(fields).length) return x.t;
+    const t = await save(x, {});
+    x.fx.update(t, x.t);
+    x.fx.event(TICKET_TOPICS.updated, t);
+    return t;
+  },
+};
+
+/** Transfer logs ('transfered' by the caller, 'receivedTransfer' for the target), the optional message and events. */
+async function finishTransfer(x: Transition, saved: TicketRow, q: { id: number; name: string } | undefined, target: PublicUser | undefined): Promise<TicketRow> {
+  let t = saved;
+  await logTicket(x.trx, t, 'transfered', x.viewer.id, x.t.queueId, { fromUserId: x.t.userId, toUserId: t.userId, toQueueId: t.queueId });
+  await logTicket(x.trx, t, 'receivedTransfer', target?.id ?? null, t.queueId);
+  if ((await x.deps.identity.getCompanySetting(t.companyId, 'sendMsgTransfTicket')) === 'enabled') {
+    const dest = await sendTarget(x, t);
+    if (dest && autoAllowed(t, dest.connection)) {
+      const queue = q ?? (t.queueId !== null ? await x.deps.queues.getQueue(t.companyId, t.queueId) : undefined);
+      const template = (await x.deps.identity.getCompanySetting(t.companyId, 'transferMessage')).trim() || DEFAULT_TRANSFER_MESSAGE;
+      const text = fillTemplate(template, { contactName: dest.contact.name, user: target?.name ?? '', queue: queue?.name ?? '' });
+      t = await postAutomaticMessage(x.trx, x.fx, t, text, x.viewer.id);
+    }
+  }
+  x.fx.update(t, x.t);
+  x.fx.event(TICKET_TOPICS.transferred, t, { fromQueueId: x.t.queueId, fromUserId: x.t.userId });
+  return t;
+}
+
+/**
+ * PUT /tickets/:id: runs the transition the body asks for (see TRANSITIONS) in one transaction holding the
+ * ticket's row lock. 404 ERR_NO_TICKET_FOUND outside the company; 403 ERR_NO_PERMISSION when the caller
+ * cannot see the ticket; 400 ERR_INVALID_TRANSITION for a pair not in the table; 400 ERR_VALIDATION 'queue
+ * required' (accept/reopen without a queue); 404 ERR_NO_USER_FOUND / ERR_NO_QUEUE_FOUND for unknown targets;
+ * 400 ERR_REQUIRED_TAG. Returns the ticket to answer: the updated one, or (reopen conflict) the other
+ * active ticket of the contact, unchanged.
+ */
+export async function updateTicket(deps: TicketsDeps, auth: AuthUser, id: number, body: UpdateTicketBody): Promise<TicketRow> {
+  const [viewer, caller] = await Promise.all([loadViewer(deps, auth), deps.identity.getUser(auth.companyId, auth.id)]);
+  if (!caller) throw new AppError('ERR_NO_PERMISSION');
+  const fx = new AfterCommit();
+  const result = await deps.db.transaction(async (trx) => {
+    const t = await getTicketOr404(trx, auth.companyId, id, true);
+    if (!canSee(viewer, t)) throw new AppError('ERR_NO_PERMISSION', 'You cannot see this ticket');
+    const action = resolveAction(t, body, viewer);
+    return HANDLERS[action]({ deps, trx, t, body, viewer, caller, fx });
+  });
+  await fx.flush(deps);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Delete and close-all
+
+/**
+ * DELETE /tickets/:id (admin): deletes the ticket with its messages, notes, logs and tags (FK cascade),
+ * then emits `{action:'delete', ticketId}`. 404 ERR_NO_TICKET_FOUND outside the company.
+ */
+export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number): Promise<void> {
+  const t = await deps.db.transaction(async (trx) => {
+    const row = await getTicketOr404(trx, auth.companyId, id, true);
+    await trx('tickets').where({ id: row.id, companyId: auth.companyId }).del();
+    return row;
+  });
+  emitTicketDelete(deps, t);
+}
+
+/**
+ * POST /tickets/closeAll (admin): closes every active ticket the caller sees with status `body.status`
+ * (default open and pending) and, with `body.queueIds`, one of those queues (0 = no queue). Batches of
+ * 200 tickets, each in one transaction writing a 'closed' log entry per ticket; events after each batch.
+ * No farewell messages. Returns the number closed.
+ */
+export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: CloseAllBody): Promise<number> {
+  const viewer = await loadViewer(deps, auth);
+  const statuses: TicketStatus[] = body.status ? [body.status] : ['open', 'pending'];
+  const queueIds = body.queueIds ? [...new Set(body.queueIds)] : undefined;
+  let lastId = 0;
+  let closed = 0;
+  for (;;) {
+    const fx = new AfterCommit();
+    const count = await deps.db.transaction(async (trx) => {
+      const q = trx('tickets').whereIn('tickets.status', statuses).where('tickets.id', '>', lastId).orderBy('tickets.id').limit(CLOSE_ALL_BATCH).forUpdate();
+      applyVisibility(q, viewer);
+      if (queueIds) {
+        const real = queueIds.filter((x) => x > 0);
+        const none = queueIds.includes(0);
+        q.where((w) => {
+          if (real.length) w.whereIn('tickets.queueId', real);
+          else w.whereRaw('false');
+          if (none) w.orWhereNull('tickets.queueId');
+        });
+      }
+      const rows = (await q.select('tickets.*')) as TicketRow[];
+      if (!rows.length) return 0;
+      lastId = rows[rows.length - 1].id;
+      const updated = (await trx('tickets')
+        .where({ companyId: auth.companyId })
+        .whereIn('id', rows.map((r) => r.id))
+        .update({ status: 'closed', closedAt: trx.fn.now(), unreadMessages: 0, updatedAt: trx.fn.now() })
+        .returning('*')) as TicketRow[];
+      await trx('ticketLogs').insert(updated.map((t) => ({ companyId: t.companyId, ticketId: t.id, type: 'closed', userId: auth.id, queueId: t.queueId, data: JSON.stringify({ closeAll: true }) })));
+      const before = new Map(rows.map((r) => [r.id, r]));
+      for (const t of updated) {
+        fx.update(t, before.get(t.id));
+        fx.event(TICKET_TOPICS.closed, t);
+      }
+      return rows.length;
+    });
+    if (!count) break;
+    closed += count;
+    await fx.flush(deps);
+    if (count < CLOSE_ALL_BATCH) break;
+  }
+  return closed;
+}

@@ -50,8 +50,42 @@ export interface AdapterContext {
   log: FastifyBaseLogger;
   /** Graph API base URL (META_GRAPH_URL), for Meta adapters. */
   graphUrl: string;
+  /** Added (additive): timeout of one provider HTTP call in milliseconds (Meta adapters; default 15000). */
+  timeoutMs?: number;
   /** Publishes envelopes the adapter produced outside a webhook (Baileys socket events). */
   emit(envelopes: Envelope[]): Promise<void>;
+}
+
+/** Why `normalize` left an item out (reported through `NormalizeOptions.onSkip`). */
+export type SkipReason =
+  /** The payload's account id (page, Instagram account, phone-number id) has no connection. */
+  | 'unknown_account'
+  /** An item that does not have the documented shape (it is skipped; the rest of the payload is kept). */
+  | 'malformed'
+  /** A well-formed event the adapter does not turn into envelopes (optins, handover, standalone referrals, ...). */
+  | 'unhandled';
+
+/**
+ * Added (additive): options of one `normalize` call. Both are optional so `normalize(raw, resolve)` keeps
+ * working; `normalize` stays pure (no clock, no I/O) when `receivedAt` is given.
+ */
+export interface NormalizeOptions {
+  /** ISO time the payload was received; used for events that carry no timestamp of their own. */
+  receivedAt?: string;
+  /** Called once per skipped item; `detail` is loggable (ids, no message text). */
+  onSkip?(reason: SkipReason, detail: Record<string, unknown>): void;
+}
+
+/** Added (additive): a contact's public profile as a provider reports it (Meta channels send no names in webhooks). */
+export interface ContactProfile {
+  /** Display name ("First Last" on Messenger; name, else username, on Instagram). */
+  name?: string;
+  firstName?: string;
+  lastName?: string;
+  /** Instagram handle, without '@'. */
+  username?: string;
+  /** Profile picture URL (a provider CDN URL that expires). */
+  pictureUrl?: string;
 }
 
 /**
@@ -65,8 +99,22 @@ export interface ChannelAdapter {
    * Pure: one provider payload (a webhook body, or a Baileys event `{event, data}`) to envelopes.
    * `resolve` maps the provider's account id in the payload to its stored connection.
    */
-  normalize(raw: unknown, resolve: (externalAccountId: string) => { companyId: number; connectionId: number } | undefined): Envelope[];
+  normalize(
+    raw: unknown,
+    resolve: (externalAccountId: string) => { companyId: number; connectionId: number } | undefined,
+    opts?: NormalizeOptions,
+  ): Envelope[];
+  /**
+   * Added (additive): the provider account ids a payload addresses (the ids `normalize` will `resolve`), so a
+   * caller can look them up asynchronously first and hand `normalize` a synchronous map. Pure; never throws.
+   */
+  accountIds?(raw: unknown): string[];
   send(conn: AdapterConnection, cmd: SendCommand, ctx: AdapterContext): Promise<SendResult>;
+  /**
+   * Added (additive): the public profile of a contact (`externalId` = PSID / IGSID), for channels whose
+   * webhooks carry no names. Throws `RetryableError`/`PermanentError` like `send`.
+   */
+  fetchProfile?(conn: AdapterConnection, externalId: string, ctx: AdapterContext): Promise<ContactProfile>;
   start?(ctx: AdapterContext): Promise<void>;
   stop?(): Promise<void>;
 }

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * The normalized, versioned envelope every channel adapter produces (DESIGN.md §4). One provider
- * payload becomes zero or more envelopes, published on the bus as `channel.inbound` (topic
- * `channel.<channel>.<kind>`); the tickets plugin turns them into contacts, tickets and messages.
+ * payload becomes zero or more envelopes, published on the bus on the topic
+ * `channel.inbound.<channel>.<kind>` (bus message id = `idempotencyKey`); the tickets plugin turns them into
+ * contacts, tickets and messages.
  *
  * Identity: `idempotencyKey` = `<channel>:<connectionId>:<kind>:<externalId>[:<suffix>]` — a redelivered
  * webhook yields the same key, so consumers store nothing twice.
@@ -35,6 +37,12 @@ export const MediaRef = Type.Object({
   sha256: Type.Optional(Type.String()),
   /** Opaque adapter data needed to download (e.g. Baileys media key), JSON-serializable. */
   downloadHint: Type.Optional(Type.Unknown()),
+  /**
+   * Added (additive): where the adapter stored the downloaded file, relative to the company's uploads
+   * (`UploadService`: `{area}/{uuid}{ext}`, serve with `uploads.url(companyId, path)`). Absent when the file
+   * was not (or could not be) downloaded; the metadata above is kept either way.
+   */
+  path: Type.Optional(Type.String()),
 });
 
 export const Party = Type.Object({
@@ -48,9 +56,17 @@ export const Party = Type.Object({
   jid: Type.Optional(Type.String()),
 });
 
+/** A provider error: code (as text), title, detail, and whether trying again later may succeed. */
+export const EnvelopeError = Type.Object({
+  code: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  detail: Type.Optional(Type.String()),
+  retryable: Type.Optional(Type.Boolean()),
+});
+
 export const Envelope = Type.Object({
   schemaVersion: Type.Literal(ENVELOPE_SCHEMA_VERSION),
-  /** uuid of this envelope. */
+  /** uuid of this envelope (adapters derive it from `idempotencyKey` with `envelopeId`, so it is stable too). */
   id: Type.String(),
   idempotencyKey: Type.String({ minLength: 3 }),
   companyId: Type.Integer({ minimum: 1 }),
@@ -74,10 +90,29 @@ export const Envelope = Type.Object({
       /** vCard 3.0 text(s) for contact cards. */
       vcards: Type.Optional(Type.Array(Type.String())),
       /** Interactive replies (buttons, lists, quick replies, postbacks): the chosen id and title. */
-      interactive: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), title: Type.Optional(Type.String()), payload: Type.Optional(Type.String()) })),
+      interactive: Type.Optional(
+        Type.Object({
+          id: Type.Optional(Type.String()),
+          title: Type.Optional(Type.String()),
+          payload: Type.Optional(Type.String()),
+          /** Added (additive): the list row's description (WhatsApp list replies). */
+          description: Type.Optional(Type.String()),
+        }),
+      ),
       forwarded: Type.Optional(Type.Boolean()),
-      /** Provider's own type name when `type` is `unsupported` (kept for display and debugging). */
+      /**
+       * Provider's own type name when `type` is `unsupported` (kept for display and debugging); also set for
+       * provider kinds mapped onto a common type (`story_mention`, `share`, `ig_reel`, `fallback`, `postback`,
+       * `quick_reply`, `button_reply`, ...) so the inbox can label them.
+       */
       providerType: Type.Optional(Type.String()),
+      /** Added (additive): a shared link (Messenger `fallback`, post shares): its URL and title. */
+      link: Type.Optional(Type.Object({ url: Type.String(), title: Type.Optional(Type.String()) })),
+      /**
+       * Added (additive): how the contact arrived (Messenger/Instagram `referral`: m.me / ig.me links, ads,
+       * "Get Started" with a ref), for bots and reports.
+       */
+      referral: Type.Optional(Type.Object({ ref: Type.Optional(Type.String()), source: Type.Optional(Type.String()), type: Type.Optional(Type.String()), adId: Type.Optional(Type.String()) })),
     }),
   ),
   /** The message this one replies to, by provider id. */
@@ -87,13 +122,24 @@ export const Envelope = Type.Object({
   status: Type.Optional(
     Type.Object({
       state: Type.Union(['sent', 'delivered', 'read', 'played', 'failed'].map((s) => Type.Literal(s))),
-      error: Type.Optional(Type.Object({ code: Type.Optional(Type.String()), title: Type.Optional(Type.String()), detail: Type.Optional(Type.String()), retryable: Type.Optional(Type.Boolean()) })),
+      error: Type.Optional(EnvelopeError),
+      /**
+       * Added (additive): watermark receipts (Messenger `delivery`/`read`): ISO time up to which EVERY outbound
+       * message of the thread has reached `state`. When set without a concrete message, `externalId` is
+       * `watermark:<ms>` and consumers apply the state to all outbound messages of the thread sent at or before it.
+       */
+      watermark: Type.Optional(Type.String()),
     }),
   ),
   reaction: Type.Optional(Type.Object({ emoji: Type.String() })),
   edit: Type.Optional(Type.Object({ text: Type.String() })),
   typing: Type.Optional(Type.Object({ state: Type.Union(['composing', 'recording', 'paused', 'available', 'unavailable'].map((s) => Type.Literal(s))) })),
-  connection: Type.Optional(Type.Object({ status: Type.String(), qrcode: Type.Optional(Type.String()), reason: Type.Optional(Type.String()) })),
+  /**
+   * Connection state reports. `status: 'account_error'` (added, additive) is informational: the provider
+   * reported an account-level problem (WhatsApp Cloud `value.errors[]`, e.g. 130429 rate limit) in `error`;
+   * the connection's stored status is unchanged.
+   */
+  connection: Type.Optional(Type.Object({ status: Type.String(), qrcode: Type.Optional(Type.String()), reason: Type.Optional(Type.String()), error: Type.Optional(EnvelopeError) })),
   /** The raw provider item, JSON-serializable, kept as the message's `dataJson`. */
   raw: Type.Optional(Type.Unknown()),
 });
@@ -105,4 +151,14 @@ export const ACK_OF_STATUS: Record<'sent' | 'delivered' | 'read' | 'played', num
 /** Builds the idempotency key of an envelope. */
 export function idempotencyKey(channel: Channel, connectionId: number, kind: string, externalId: string, suffix?: string): string {
   return [channel, connectionId, kind, externalId, suffix].filter((p) => p !== undefined && p !== '').join(':');
+}
+
+/**
+ * A uuid-shaped id derived from an idempotency key (sha256, version nibble 5, RFC 4122 variant): the same key
+ * always gives the same id, so `normalize` stays pure and a redelivered webhook yields identical envelopes.
+ */
+export function envelopeId(idempotencyKey: string): string {
+  const h = createHash('sha256').update(idempotencyKey).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

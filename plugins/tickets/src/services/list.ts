@@ -3,7 +3,7 @@ import type { AuthUser, IdentityService, PublicUser } from '@atendo/sdk';
 import type { Queue } from '@atendo/plugin-queues/src/services/queues';
 import type { Connection } from '@atendo/plugin-connections';
 import type { Tag } from '@atendo/plugin-tags';
-import { ACTIVE_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
+import { ACTIVE_STATUSES, TICKET_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
 import { applyVisibility, isAdmin, seesAll } from '../visibility';
 import { LIST_PAGE_SIZE, type KanbanQuery, type ListTab, type ListTicketsQuery } from '../schemas/list';
 import { loadViewer, serializeTickets, shouldMask } from './core';
@@ -151,7 +151,14 @@ export class TicketListService {
   /** `deps` with short-TTL caches in front of the other plugins' rarely changing records. */
   private readonly cached: TicketsDeps;
 
-  constructor(private readonly deps: TicketsDeps) {
+  private readonly opts: { recentWindow: number; messageMatchCap: number };
+
+  /** `opts` overrides the search plan's sizes (tests exercise every step with small ones). */
+  constructor(
+    private readonly deps: TicketsDeps,
+    opts: Partial<{ recentWindow: number; messageMatchCap: number }> = {},
+  ) {
+    this.opts = { recentWindow: opts.recentWindow ?? RECENT_WINDOW, messageMatchCap: opts.messageMatchCap ?? MESSAGE_MATCH_CAP };
     const related = <T>(key: string, load: () => Promise<T>) => this.related.get(key, load) as Promise<T>;
     const identity: IdentityService = Object.create(deps.identity) as IdentityService;
     identity.getCompanySetting = (companyId, key) => related(`setting:${companyId}:${key}`, () => deps.identity.getCompanySetting(companyId, key));
@@ -239,9 +246,10 @@ export class TicketListService {
 
   /**
    * The tickets `viewer` may see with `f` applied (statuses, own-only, filters; not the search term and
-   * not paging), as a query on `tickets` selecting nothing yet.
+   * not paging), as a query on `tickets` selecting nothing yet. `statuses: false` leaves statuses and
+   * own-only out (the tab counts); `extra` adds conditions.
    */
-  query(viewer: Viewer, f: Omit<ListFilters, 'term' | 'pageNumber'>, opts: { statuses?: boolean } = {}): Knex.QueryBuilder {
+  query(viewer: Viewer, f: Omit<ListFilters, 'term' | 'pageNumber'>, opts: { statuses?: boolean; extra?: (q: Knex.QueryBuilder) => void } = {}): Knex.QueryBuilder {
     const db = this.deps.db;
     const q = db('tickets');
     applyVisibility(q, viewer, { showAll: f.showAll, queueIds: f.queueIds });
@@ -258,21 +266,42 @@ export class TicketListService {
     }
     if (f.fromDay) q.whereRaw('tickets.updated_at >= (CAST(? AS date)::timestamp AT TIME ZONE ?)', [f.fromDay, LIST_TIME_ZONE]);
     if (f.toDay) q.whereRaw('tickets.updated_at < ((CAST(? AS date) + 1)::timestamp AT TIME ZONE ?)', [f.toDay, LIST_TIME_ZONE]);
+    opts.extra?.(q);
     return q;
+  }
+
+  /**
+   * The visible tickets of `f` newest first (`tickets.*`, alias `tickets`), at most `limit` when given
+   * (callers paging inside that window set their own `.offset().limit()` on the result).
+   * One status reads the (company, status, updated_at, id) index in order; several statuses (and "any
+   * status") are one such ordered scan per status merged by PostgreSQL (UNION ALL under ORDER BY: a
+   * Merge Append), so a page reads about as many index entries as it shows, whatever the mix.
+   */
+  ordered(viewer: Viewer, f: Omit<ListFilters, 'term' | 'pageNumber'>, opts: { limit?: number; extra?: (q: Knex.QueryBuilder) => void } = {}): Knex.QueryBuilder {
+    const db = this.deps.db;
+    const statuses = f.statuses ?? [...TICKET_STATUSES];
+    const branch = (status: TicketStatus) => {
+      const q = newestFirst(this.query(viewer, { ...f, statuses: [status] }, { extra: opts.extra }).select('tickets.*'));
+      if (opts.limit !== undefined) q.limit(opts.limit);
+      return q;
+    };
+    if (statuses.length === 1) return branch(statuses[0]);
+    const merged = newestFirst(db.select('tickets.*').from(db.queryBuilder().unionAll(statuses.map(branch), true).as('tickets')));
+    if (opts.limit !== undefined) merged.limit(opts.limit);
+    return merged;
   }
 
   /** One page (`f.pageNumber`) serialized, with `count` and `hasMore`. */
   private async page(viewer: Viewer, f: ListFilters): Promise<ListAnswer> {
     const offset = (f.pageNumber - 1) * LIST_PAGE_SIZE;
+    const want = LIST_PAGE_SIZE + 1;
     let rows: TicketRow[];
     let count: number | undefined;
     if (f.term) {
       rows = await this.searchRows(viewer, f, offset);
     } else {
       const [found, capped] = await Promise.all([
-        newestFirst(this.query(viewer, f).select('tickets.*'))
-          .offset(offset)
-          .limit(LIST_PAGE_SIZE + 1) as Promise<TicketRow[]>,
+        this.ordered(viewer, f, { limit: offset + want }).offset(offset).limit(want) as Promise<TicketRow[]>,
         this.cappedCount(this.query(viewer, f)),
       ]);
       rows = found;
@@ -315,10 +344,10 @@ export class TicketListService {
    * contact's name contains the term or its number contains the term's digits (contacts service
    * `searchIds`, at most CONTACT_MATCH_CAP contacts), or when one of its messages' bodies contains the term
    * (ILIKE; terms of MIN_BODY_TERM characters or more). Plan, cheapest first:
-   * 1. walk the newest RECENT_WINDOW visible tickets and check each one's messages (a common word fills
-   *    the page in a few dozen tickets);
+   * 1. walk the newest `recentWindow` visible tickets and check each one's messages (a common word fills
+   *    the page within a few dozen tickets);
    * 2. otherwise (a rarer word) take the matching messages from the trigram index
-   *    (messages_company_body_trgm), at most MESSAGE_MATCH_CAP of them: the exact set, sorted;
+   *    (messages_company_body_trgm), at most `messageMatchCap` of them: the exact set, sorted;
    * 3. more matches than that: walk every visible ticket newest first until the page is full.
    */
   private async searchRows(viewer: Viewer, f: ListFilters, offset: number): Promise<TicketRow[]> {
@@ -328,40 +357,33 @@ export class TicketListService {
     const byContact = (column: string) => db.raw(`${column} = ANY(CAST(? AS int[]))`, [contactIds]);
     if (f.term.length < MIN_BODY_TERM) {
       if (!contactIds.length) return [];
-      return newestFirst(this.query(viewer, f).select('tickets.*').where(byContact('tickets.contact_id'))).offset(offset).limit(want);
+      return this.ordered(viewer, f, { limit: offset + want, extra: (q) => q.where(byContact('tickets.contact_id')) }).offset(offset).limit(want);
     }
     const pattern = `%${likeEscape(f.term)}%`;
-    const walk = (window?: number): Promise<TicketRow[]> => {
-      const inner = newestFirst(this.query(viewer, f).select('tickets.*'));
-      if (window !== undefined) inner.limit(window);
-      return db
-        .select('t.*')
-        .from(inner.as('t'))
-        .joinRaw('LEFT JOIN LATERAL (SELECT 1 AS hit FROM messages m WHERE m.ticket_id = t.id AND m.body ILIKE ? LIMIT 1) h ON true', [pattern])
-        .where((w) => w.where(byContact('t.contact_id')).orWhereNotNull('h.hit'))
-        .orderBy([{ column: 't.updatedAt', order: 'desc' }, { column: 't.id', order: 'desc' }])
+    const walk = (window?: number): Promise<TicketRow[]> =>
+      newestFirst(
+        db
+          .select('tickets.*')
+          .from(this.ordered(viewer, f, { limit: window }).as('tickets'))
+          .joinRaw('LEFT JOIN LATERAL (SELECT 1 AS hit FROM messages m WHERE m.ticket_id = tickets.id AND m.body ILIKE ? LIMIT 1) h ON true', [pattern])
+          .where((w) => w.where(byContact('tickets.contact_id')).orWhereNotNull('h.hit')),
+      )
         .offset(offset)
         .limit(want) as Promise<TicketRow[]>;
-    };
     // 1. the newest tickets
-    const window = Math.max(RECENT_WINDOW, (offset + want) * 10);
+    const window = Math.max(this.opts.recentWindow, (offset + want) * 10);
     const recent = await walk(window);
     if (recent.length >= want) return recent;
     const visible = await this.cappedCount(this.query(viewer, f), window + 1);
     if (visible <= window) return recent; // the window held every visible ticket: exact
     // 2. the trigram index
     const hits = (await db
-      .from(db('messages').where('companyId', viewer.companyId).whereRaw('body ILIKE ?', [pattern]).limit(MESSAGE_MATCH_CAP + 1).select('ticketId').as('m'))
+      .from(db('messages').where('companyId', viewer.companyId).whereRaw('body ILIKE ?', [pattern]).limit(this.opts.messageMatchCap + 1).select('ticketId').as('m'))
       .first(db.raw('count(*)::int AS n'), db.raw('COALESCE(array_agg(DISTINCT m.ticket_id), ARRAY[]::int[]) AS ids'))) as { n: number; ids: number[] };
-    if (hits.n <= MESSAGE_MATCH_CAP) {
+    if (hits.n <= this.opts.messageMatchCap) {
       if (!hits.ids.length && !contactIds.length) return [];
-      return newestFirst(
-        this.query(viewer, f)
-          .select('tickets.*')
-          .where((w) => w.where(byContact('tickets.contact_id')).orWhere(db.raw('tickets.id = ANY(CAST(? AS int[]))', [hits.ids]))),
-      )
-        .offset(offset)
-        .limit(want);
+      const matching = (q: Knex.QueryBuilder) => q.where((w) => w.where(byContact('tickets.contact_id')).orWhere(db.raw('tickets.id = ANY(CAST(? AS int[]))', [hits.ids])));
+      return this.ordered(viewer, f, { limit: offset + want, extra: matching }).offset(offset).limit(want);
     }
     // 3. a very common term on a deep page
     return walk();

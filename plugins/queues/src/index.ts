@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import { definePlugin, type SeedContext } from '@atendo/sdk';
 import { QueueStore } from './services/queues';
+import { ChatbotStore } from './services/chatbots';
 import { queuesRoutes } from './routes/queues';
+import { chatbotRoutes } from './routes/chatbots';
 
-export type { Queue, QueueSchedule, QueuesService, UserQueueRef } from './services/queues';
+export type { Queue, QueueSchedule, QueueWithChatbots, QueuesService, UserQueueRef } from './services/queues';
+export type { Chatbot, ChatbotNode, ChatbotQueueType } from './services/chatbots';
+export { CHATBOT_QUEUE_TYPES, MAX_CHATBOT_DEPTH } from './services/chatbots';
+export { isOpenInSchedules, validateSchedules, WEEKDAYS_EN } from './services/schedules';
 
 /** Demo queues of company 1 and the demo attendants serving them (SEED_DEMO only). */
 export const DEMO_QUEUES = [
@@ -47,17 +52,20 @@ export async function seedQueues(ctx: SeedContext): Promise<void> {
 }
 
 /**
- * The queues plugin: owns `queues` and `user_queues`; serves `/queue` routes; adds `queues` to users
- * (user extension) and saves `queueIds` of the users routes; provides the `queues` service.
+ * The queues plugin: owns `queues`, `user_queues` and `chatbots`; serves the `/queue` and `/chatbot`
+ * routes; adds `queues` to users (user extension) and saves `queueIds` of the users routes; provides the
+ * `queues` service (QueuesService).
  */
 export default definePlugin({
   id: 'queues',
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
-    const store = new QueueStore(ctx.db, ctx.identity);
+    const chatbots = new ChatbotStore(ctx.db, ctx.identity);
+    const store = new QueueStore(ctx.db, ctx.identity, chatbots);
     ctx.services.provide('queues', store.service());
     ctx.identity.registerUserExtension(store.userExtension());
     await queuesRoutes(ctx.app, { store, realtime: ctx.realtime });
+    await chatbotRoutes(ctx.app, { store, chatbots, realtime: ctx.realtime });
   },
   seed: seedQueues,
 });

@@ -38,14 +38,15 @@ describe('queues plugin', () => {
   test('admin creates, reads, updates and deletes a queue; wire shapes and status codes', async () => {
     const res = await k.as(a.admin, 'POST', '/queue', {
       name: ' Vendas ', color: '#2563EB', greetingMessage: 'Bem-vindo', outOfHoursMessage: '', orderQueue: '', ativarRoteador: true, tempoRoteador: '',
-      integrationId: '', fileListId: null, promptId: '', closeTicket: false, schedules: SCHEDULES, chatbots: [{ name: 'ignored for now' }], companyId: b.companyId,
+      integrationId: '', fileListId: null, promptId: '', closeTicket: false, schedules: SCHEDULES, chatbots: [{ name: 'Opção um' }], companyId: b.companyId,
     });
     expect({ status: res.statusCode, body: res.statusCode === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
     const q = res.json();
     expect(Object.keys(q).sort()).toEqual([...QUEUE_KEYS, 'chatbots'].sort());
     expect(q).toMatchObject({
       companyId: a.companyId, name: 'Vendas', color: '#2563EB', greetingMessage: 'Bem-vindo', outOfHoursMessage: null, orderQueue: null,
-      ativarRoteador: true, tempoRoteador: 0, integrationId: null, fileListId: null, promptId: null, closeTicket: false, schedules: SCHEDULES, chatbots: [],
+      ativarRoteador: true, tempoRoteador: 0, integrationId: null, fileListId: null, promptId: null, closeTicket: false, schedules: SCHEDULES,
+      chatbots: [expect.objectContaining({ name: 'Opção um', queueId: q.id, chatbotId: null, queueType: 'text', order: 0, options: [] })],
     });
 
     const one = await k.as(aUser, 'GET', `/queue/${q.id}`);
@@ -54,7 +55,7 @@ describe('queues plugin', () => {
 
     const upd = await k.as(a.admin, 'PUT', `/queue/${q.id}`, { name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: 9, schedules: [] });
     expect(upd.statusCode).toBe(201);
-    expect(upd.json()).toMatchObject({ id: q.id, name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: 9, schedules: [], greetingMessage: 'Bem-vindo', chatbots: [] });
+    expect(upd.json()).toMatchObject({ id: q.id, name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: 9, schedules: [], greetingMessage: 'Bem-vindo', chatbots: q.chatbots });
 
     const del = await k.as(a.admin, 'DELETE', `/queue/${q.id}`);
     expect(del.statusCode).toBe(200);

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, IdParams, Type, type Realtime, type Static, type TSchema } from '@atendo/sdk';
-import type { QueueInput, QueueSchedule, QueueStore } from '../services/queues';
+import type { QueueInput, QueueStore } from '../services/queues';
+import { validateSchedules } from '../services/schedules';
+import type { ChatbotInput } from '../services/chatbots';
+import { ChatbotItem, ChatbotOut, toChatbotInput, type ChatbotBody } from './chatbot-schemas';
 
 /**
  * Integer, null, or `''` (the old client's empty input; the handler maps it to null). A type list rather
@@ -13,7 +16,6 @@ const NullableString = (maxLength: number) => Type.Unsafe<string | null>({ type:
 const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
 
 const MAX_ID = 2147483647;
-const TIME = '^(([01]\\d|2[0-3]):[0-5]\\d)?$';
 const COLOR = '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$';
 
 const ScheduleItem = Type.Object(
@@ -27,11 +29,12 @@ const ScheduleItem = Type.Object(
   },
   { additionalProperties: false },
 );
-// Time pattern checked in code (a pattern on a nullable string would refuse null in some ajv versions).
+// Weekday names, times and shift order are checked by validateSchedules (a pattern on a nullable string
+// would refuse null in some ajv versions).
 
 /**
  * Body of POST/PUT /queue (wire-shapes "POST /queue"). Empty strings of numeric fields become null (or 0
- * for `tempoRoteador`). `chatbots` is accepted and ignored until the chatbot routes exist.
+ * for `tempoRoteador`). `chatbots`: the queue's option tree (see ChatbotItem), upserted with the queue.
  */
 const QueueFields = {
   name: Type.String({ minLength: 2, maxLength: 50 }),
@@ -46,10 +49,11 @@ const QueueFields = {
   promptId: Type.Optional(IntegerOrEmpty({ minimum: 1, maximum: MAX_ID })),
   closeTicket: Type.Optional(Type.Boolean()),
   schedules: Type.Optional(Type.Array(ScheduleItem, { maxItems: 7 })),
+  chatbots: Type.Optional(Type.Array(ChatbotItem(1), { maxItems: 100 })),
 };
 const CreateQueueBody = Type.Object(QueueFields);
 const UpdateQueueBody = Type.Partial(Type.Object(QueueFields));
-type QueueBody = Partial<Static<typeof CreateQueueBody>>;
+type QueueBody = Partial<Omit<Static<typeof CreateQueueBody>, 'chatbots'>> & { chatbots?: ChatbotBody[] };
 
 const QueueSchema = Type.Object(
   {
@@ -73,7 +77,7 @@ const QueueSchema = Type.Object(
   { additionalProperties: false },
 );
 const QueueWithChatbots = Type.Object(
-  { ...QueueSchema.properties, chatbots: Type.Array(Type.Object({}, { additionalProperties: true })) },
+  { ...QueueSchema.properties, chatbots: Type.Array(ChatbotOut(1)) },
   { additionalProperties: false },
 );
 const ListQueueQuery = Type.Object({
@@ -83,7 +87,7 @@ const ListQueueQuery = Type.Object({
 
 const emptyToNull = <T>(v: T | '' | undefined): T | null | undefined => (v === '' ? null : v);
 
-/** Turns a validated body into store input: trims, maps empty strings, checks schedule times. */
+/** Turns a validated body into store input: trims, maps empty strings, validates the weekly schedule. */
 function toInput(body: QueueBody): QueueInput {
   const input: QueueInput = {};
   if (body.name !== undefined) {
@@ -101,30 +105,30 @@ function toInput(body: QueueBody): QueueInput {
   if (body.tempoRoteador !== undefined) input.tempoRoteador = body.tempoRoteador === '' || body.tempoRoteador === null ? 0 : body.tempoRoteador;
   if (body.ativarRoteador !== undefined) input.ativarRoteador = body.ativarRoteador;
   if (body.closeTicket !== undefined) input.closeTicket = body.closeTicket;
-  if (body.schedules !== undefined) {
-    input.schedules = body.schedules.map((s): QueueSchedule => {
-      const out: QueueSchedule = { weekday: s.weekday, weekdayEn: s.weekdayEn, startTimeA: '', endTimeA: '', startTimeB: '', endTimeB: '' };
-      for (const k of ['startTimeA', 'endTimeA', 'startTimeB', 'endTimeB'] as const) {
-        const v = s[k] ?? '';
-        if (!new RegExp(TIME).test(v)) throw new AppError('ERR_VALIDATION', `schedules ${k} must be HH:mm or empty`);
-        out[k] = v;
-      }
-      return out;
-    });
-  }
+  if (body.schedules !== undefined) input.schedules = validateSchedules(body.schedules);
   return input;
 }
+
+/** The normalised `chatbots` of a body (undefined when absent: the stored tree is left alone). */
+const toChatbots = (body: QueueBody): ChatbotInput[] | undefined => body.chatbots?.map(toChatbotInput);
 
 /**
  * Queue routes (spec 2-tickets.md §2 "Queues", §7 "Queues and chatbot"; wire-shapes "GET /queue"):
  * - `GET /queue` (any signed-in user) -> `Queue[]` of the caller's company, ordered by `orderQueue` (nulls
  *   last) then id. The `companyId` query parameter of old clients is ignored.
- * - `GET /queue/:id` (any signed-in user) -> `Queue & {chatbots: []}`; 404 ERR_NO_QUEUE_FOUND.
- * - `POST /queue` (admin) -> 200 `Queue & {chatbots: []}`; 400 ERR_PLAN_LIMIT_REACHED at the plan's
- *   `queues` limit; 409 ERR_QUEUE_NAME_ALREADY_EXISTS / ERR_QUEUE_COLOR_ALREADY_EXISTS.
- * - `PUT /queue/:id` (admin) -> 201 `Queue & {chatbots: []}` (as the old API); same errors, plus 404.
- * - `DELETE /queue/:id` (admin) -> 200 `{message}`; memberships go with it; 404 ERR_NO_QUEUE_FOUND.
- * Writes emit `company-{id}-queue` `{action:'update', queue}` / `{action:'delete', queueId}` after commit.
+ * - `GET /queue/:id` (any signed-in user) -> `Queue & {chatbots: ChatbotNode[]}` (the ordered option tree,
+ *   sub-options under `options`); 404 ERR_NO_QUEUE_FOUND.
+ * - `POST /queue` (admin) -> 200 `Queue & {chatbots}`; 400 ERR_PLAN_LIMIT_REACHED at the plan's `queues`
+ *   limit; 409 ERR_QUEUE_NAME_ALREADY_EXISTS / ERR_QUEUE_COLOR_ALREADY_EXISTS.
+ * - `PUT /queue/:id` (admin) -> 201 `Queue & {chatbots}` (as the old API); same errors, plus 404.
+ *   With `chatbots`, POST and PUT upsert the option tree in the queue's transaction (order = array index;
+ *   options missing from the body are deleted; an item without `options` keeps its sub-options). Option
+ *   errors: 400 ERR_VALIDATION (name under 4 characters, 'queue' without optQueueId, 'attendent' without
+ *   optUserId, deeper than 5 levels, duplicated ids), 404 ERR_NO_CHATBOT_FOUND (an id of another queue or
+ *   company), 404 ERR_NO_QUEUE_FOUND / ERR_NO_USER_FOUND (optQueueId / optUserId outside the company).
+ * - `DELETE /queue/:id` (admin) -> 200 `{message}`; memberships and chatbot options go with it; 404.
+ * Writes emit `company-{id}-queue` `{action:'update', queue (with chatbots)}` / `{action:'delete', queueId}`
+ * after commit.
  */
 export async function queuesRoutes(app: FastifyInstance, deps: { store: QueueStore; realtime: Realtime }): Promise<void> {
   const { store, realtime } = deps;
@@ -138,9 +142,9 @@ export async function queuesRoutes(app: FastifyInstance, deps: { store: QueueSto
     schema: { tags: ['queues'], summary: 'One queue with its chatbot options', params: IdParams, response: { 200: QueueWithChatbots } },
   }, async (req) => {
     const { id } = req.params as IdParams;
-    const queue = await store.getQueue(req.auth.companyId, id);
+    const queue = await store.getWithChatbots(req.auth.companyId, id);
     if (!queue) throw new AppError('ERR_NO_QUEUE_FOUND');
-    return { ...queue, chatbots: [] };
+    return queue;
   });
 
   app.post('/queue', {
@@ -148,10 +152,11 @@ export async function queuesRoutes(app: FastifyInstance, deps: { store: QueueSto
     schema: { tags: ['queues'], summary: 'Create a queue', body: CreateQueueBody, response: { 200: QueueWithChatbots } },
   }, async (req) => {
     const companyId = req.auth.companyId;
-    const input = toInput(req.body as QueueBody) as QueueInput & { name: string; color: string };
-    const queue = await store.create(companyId, input);
+    const body = req.body as QueueBody;
+    const input = toInput(body) as QueueInput & { name: string; color: string };
+    const queue = await store.create(companyId, input, toChatbots(body));
     emit(companyId, { action: 'update', queue });
-    return { ...queue, chatbots: [] };
+    return queue;
   });
 
   app.put('/queue/:id', {
@@ -160,9 +165,10 @@ export async function queuesRoutes(app: FastifyInstance, deps: { store: QueueSto
   }, async (req, reply) => {
     const companyId = req.auth.companyId;
     const { id } = req.params as IdParams;
-    const queue = await store.update(companyId, id, toInput(req.body as QueueBody));
+    const body = req.body as QueueBody;
+    const queue = await store.update(companyId, id, toInput(body), toChatbots(body));
     emit(companyId, { action: 'update', queue });
-    return reply.status(201).send({ ...queue, chatbots: [] });
+    return reply.status(201).send(queue);
   });
 
   app.delete('/queue/:id', {

@@ -1,15 +1,9 @@
 import type { Knex } from 'knex';
 import { AppError, type IdentityService, type PublicUser, type UserExtension } from '@atendo/sdk';
+import { mapChatbotFkViolation, type ChatbotInput, type ChatbotNode, type ChatbotStore } from './chatbots';
+import { isOpenInSchedules, type QueueSchedule } from './schedules';
 
-/** One weekday of a queue's service hours; times are `HH:mm` or `''` (no second shift, closed day). */
-export interface QueueSchedule {
-  weekday: string;
-  weekdayEn: string;
-  startTimeA: string;
-  endTimeA: string;
-  startTimeB: string;
-  endTimeB: string;
-}
+export type { QueueSchedule } from './schedules';
 
 /** A queue (department) as the API shows it (wire-shapes §2 "Queue"). */
 export interface Queue {
@@ -31,6 +25,9 @@ export interface Queue {
   createdAt: Date | string;
   updatedAt: Date | string;
 }
+
+/** A queue with its ordered chatbot option tree (`GET /queue/:id`, `POST`/`PUT /queue` answers and events). */
+export type QueueWithChatbots = Queue & { chatbots: ChatbotNode[] };
 
 /** The writable fields of a queue, already normalised (no empty strings). Absent keys are left unchanged. */
 export type QueueInput = Partial<Omit<Queue, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>>;
@@ -54,6 +51,24 @@ export interface QueuesService {
   userIdsOfQueue(companyId: number, queueId: number): Promise<number[]>;
   /** One queue, or undefined when it does not exist in the company. */
   getQueue(companyId: number, id: number): Promise<Queue | undefined>;
+  /**
+   * All queues of the company (ordered by `orderQueue`, nulls last, then id; without chatbots), for example
+   * to serialize ticket lists with one query.
+   */
+  listQueues(companyId: number): Promise<Queue[]>;
+  /**
+   * True when `date` falls inside the queue's weekly service hours on the wall clock of `timeZone` (IANA
+   * name, default America/Sao_Paulo). A queue without schedules is always open; a weekday missing from its
+   * schedules or with empty times is closed; shifts are [start, end) to the minute, an end of 23:59 meaning
+   * the end of the day (see `isOpenInSchedules`).
+   * @throws AppError 404 ERR_NO_QUEUE_FOUND when the queue is not in the company; 400 ERR_VALIDATION for
+   *   an unknown time zone or an invalid date.
+   */
+  isOpenAt(companyId: number, queueId: number, date: Date, timeZone?: string): Promise<boolean>;
+  /** The queue's chatbot options as an ordered tree (`[]` when none, or the queue is not in the company). */
+  chatbotTree(companyId: number, queueId: number): Promise<ChatbotNode[]>;
+  /** One chatbot option with its ordered sub-options, or undefined when it is not in the company. */
+  getOption(companyId: number, chatbotId: number): Promise<ChatbotNode | undefined>;
 }
 
 const UNIQUE_CODES = {
@@ -61,13 +76,16 @@ const UNIQUE_CODES = {
   queues_company_color_unique: 'ERR_QUEUE_COLOR_ALREADY_EXISTS',
 } as const;
 
-/** Maps a unique violation on a queue's name or colour (concurrent writes) to its catalogue error. */
+/**
+ * Maps a unique violation on a queue's name or colour (concurrent writes) to its catalogue error, and a
+ * foreign-key violation of a chatbot option (its target deleted concurrently) to its 404.
+ */
 function mapUniqueViolation(err: unknown): never {
   const e = err as { code?: string; constraint?: string };
   if (e.code === '23505' && e.constraint && e.constraint in UNIQUE_CODES) {
     throw new AppError(UNIQUE_CODES[e.constraint as keyof typeof UNIQUE_CODES]);
   }
-  throw err;
+  mapChatbotFkViolation(err);
 }
 
 const MAX_INT = 2147483647;
@@ -83,7 +101,7 @@ function toQueue(row: Record<string, unknown>): Queue {
  * unique indexes for concurrent writers).
  */
 export class QueueStore implements QueuesService {
-  constructor(private readonly db: Knex, private readonly identity: IdentityService) {}
+  constructor(private readonly db: Knex, private readonly identity: IdentityService, private readonly chatbots: ChatbotStore) {}
 
   /** The company's queues ordered by `orderQueue` (nulls last), then id. */
   async list(companyId: number): Promise<Queue[]> {
@@ -96,15 +114,26 @@ export class QueueStore implements QueuesService {
     return row ? toQueue(row) : undefined;
   }
 
+  /** One queue with its ordered chatbot tree, or undefined when it does not exist in the company. */
+  async getWithChatbots(companyId: number, id: number): Promise<QueueWithChatbots | undefined> {
+    const queue = await this.getQueue(companyId, id);
+    return queue ? { ...queue, chatbots: await this.chatbots.tree(companyId, id) } : undefined;
+  }
+
   /**
-   * Creates a queue within the plan's `queues` limit (400 ERR_PLAN_LIMIT_REACHED). 409
-   * ERR_QUEUE_NAME_ALREADY_EXISTS / ERR_QUEUE_COLOR_ALREADY_EXISTS on duplicates (case-insensitive).
+   * Creates a queue within the plan's `queues` limit (400 ERR_PLAN_LIMIT_REACHED) and, in the same
+   * transaction, its chatbot options `chatbots` (ordered as given, nested through `options`; see
+   * `ChatbotStore.replaceChildren`: ids are refused with 404 ERR_NO_CHATBOT_FOUND, as they cannot belong to
+   * a new queue). 409 ERR_QUEUE_NAME_ALREADY_EXISTS / ERR_QUEUE_COLOR_ALREADY_EXISTS on duplicates
+   * (case-insensitive); 404 ERR_NO_QUEUE_FOUND / ERR_NO_USER_FOUND for option targets outside the company;
+   * 400 ERR_VALIDATION for option rules.
    */
-  async create(companyId: number, input: QueueInput & { name: string; color: string }): Promise<Queue> {
+  async create(companyId: number, input: QueueInput & { name: string; color: string }, chatbots?: ChatbotInput[]): Promise<QueueWithChatbots> {
+    if (chatbots) await this.chatbots.precheck(companyId, chatbots);
     try {
       return await this.db.transaction(async (trx) => {
         await this.assertUnique(trx, companyId, input);
-        return this.identity.withinPlanLimit(
+        const queue = await this.identity.withinPlanLimit(
           trx,
           companyId,
           'queues',
@@ -114,28 +143,66 @@ export class QueueStore implements QueuesService {
             return toQueue(row);
           },
         );
+        if (chatbots?.length) {
+          await this.chatbots.replaceChildren(trx, companyId, { queueId: queue.id }, chatbots);
+          await this.chatbots.assertLimits(trx, companyId, queue.id);
+        }
+        return { ...queue, chatbots: await this.chatbots.tree(companyId, queue.id, trx) };
       });
     } catch (err) {
       mapUniqueViolation(err);
     }
   }
 
-  /** Updates the given fields; 404 ERR_NO_QUEUE_FOUND for ids outside the company; 409 on duplicates. */
-  async update(companyId: number, id: number, input: QueueInput): Promise<Queue> {
+  /**
+   * Updates the given fields and, when `chatbots` is a list, upserts the queue's chatbot tree in the same
+   * transaction (options missing from the list are deleted; see `ChatbotStore.replaceChildren`). 404
+   * ERR_NO_QUEUE_FOUND for ids outside the company; 404 ERR_NO_CHATBOT_FOUND for option ids of another
+   * queue or company; 409 on duplicates; other errors as `create`.
+   */
+  async update(companyId: number, id: number, input: QueueInput, chatbots?: ChatbotInput[]): Promise<QueueWithChatbots> {
+    if (chatbots) await this.chatbots.precheck(companyId, chatbots);
     try {
       return await this.db.transaction(async (trx) => {
-        const current = await trx('queues').where({ companyId, id }).forUpdate().first('id');
+        // NO KEY UPDATE: serialises writers of this queue and its tree without blocking FK checks elsewhere.
+        const current = await trx('queues').where({ companyId, id }).forNoKeyUpdate().first('id');
         if (!current) throw new AppError('ERR_NO_QUEUE_FOUND');
         await this.assertUnique(trx, companyId, input, id);
         const [row] = await trx('queues')
           .where({ companyId, id })
           .update({ ...this.toRow(input), updatedAt: trx.fn.now() })
           .returning('*');
-        return toQueue(row);
+        if (chatbots) {
+          await this.chatbots.replaceChildren(trx, companyId, { queueId: id }, chatbots);
+          await this.chatbots.assertLimits(trx, companyId, id);
+        }
+        return { ...toQueue(row), chatbots: await this.chatbots.tree(companyId, id, trx) };
       });
     } catch (err) {
       mapUniqueViolation(err);
     }
+  }
+
+  /** See `QueuesService.listQueues`. */
+  listQueues(companyId: number): Promise<Queue[]> {
+    return this.list(companyId);
+  }
+
+  /** See `QueuesService.chatbotTree`. */
+  chatbotTree(companyId: number, queueId: number): Promise<ChatbotNode[]> {
+    return this.chatbots.tree(companyId, queueId);
+  }
+
+  /** See `QueuesService.getOption`. */
+  getOption(companyId: number, chatbotId: number): Promise<ChatbotNode | undefined> {
+    return this.chatbots.getOption(companyId, chatbotId);
+  }
+
+  /** See `QueuesService.isOpenAt`. */
+  async isOpenAt(companyId: number, queueId: number, date: Date, timeZone = 'America/Sao_Paulo'): Promise<boolean> {
+    const queue = await this.getQueue(companyId, queueId);
+    if (!queue) throw new AppError('ERR_NO_QUEUE_FOUND');
+    return isOpenInSchedules(queue.schedules, date, timeZone);
   }
 
   /** Deletes a queue and its memberships; 404 ERR_NO_QUEUE_FOUND for ids outside the company. */
@@ -222,6 +289,10 @@ export class QueueStore implements QueuesService {
       listQueueIds: (c, u) => this.listQueueIds(c, u),
       userIdsOfQueue: (c, q) => this.userIdsOfQueue(c, q),
       getQueue: (c, id) => this.getQueue(c, id),
+      listQueues: (c) => this.listQueues(c),
+      isOpenAt: (c, q, date, tz) => this.isOpenAt(c, q, date, tz),
+      chatbotTree: (c, q) => this.chatbotTree(c, q),
+      getOption: (c, id) => this.getOption(c, id),
     };
   }
 

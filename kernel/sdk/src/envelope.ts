@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 
 /**
  * The normalized, versioned envelope every channel adapter produces (DESIGN.md §4). One provider
@@ -161,4 +162,19 @@ export function envelopeId(idempotencyKey: string): string {
   const h = createHash('sha256').update(idempotencyKey).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** True when `value` is a valid envelope of this schema version (TypeBox `Value.Check`). */
+export function isEnvelope(value: unknown): value is Envelope {
+  return Value.Check(Envelope, value);
+}
+
+/** Why `value` is not a valid envelope: up to `max` `"<path>: <message>"` lines ([] when it is valid). */
+export function envelopeErrors(value: unknown, max = 10): string[] {
+  const out: string[] = [];
+  for (const e of Value.Errors(Envelope, value)) {
+    out.push(`${e.path || '/'}: ${e.message}`);
+    if (out.length >= max) break;
+  }
+  return out;
 }

@@ -16,7 +16,10 @@ export { RabbitMqBus, DEAD_LETTER_EXCHANGE, type RabbitMqBusOptions } from './ra
  */
 export async function createBus(opts: { amqpUrl?: string; exchange?: string; logger?: BusLogger } = {}): Promise<Bus> {
   if (opts.amqpUrl) {
-    const bus = new RabbitMqBus({ url: opts.amqpUrl, exchange: opts.exchange, logger: opts.logger });
+    // Queues of a non-default exchange are namespaced by it, so installations sharing a broker stay apart.
+    const exchange = opts.exchange ?? 'atendo.events';
+    const queuePrefix = exchange === 'atendo.events' ? '' : `${exchange}.`;
+    const bus = new RabbitMqBus({ url: opts.amqpUrl, exchange, queuePrefix, logger: opts.logger });
     await bus.connect();
     return bus;
   }

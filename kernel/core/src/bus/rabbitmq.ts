@@ -23,6 +23,11 @@ export interface RabbitMqBusOptions {
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
   /** How long `publish` (and `subscribe`, `deadLetters`) wait for a connection while disconnected, in ms (default 10000). */
   connectWaitMs?: number;
+  /**
+   * Prefix of every named queue on the broker (default ''). Queue names are global to a vhost, so
+   * installations (or test kernels) sharing a broker with different exchanges must not share queues.
+   */
+  queuePrefix?: string;
 }
 
 /** Dead-letter exchange (direct); each queue's `<queue>.dlq` is bound to it on routing key `<queue>`. */
@@ -81,6 +86,7 @@ export class RabbitMqBus implements Bus {
   readonly kind = 'rabbitmq' as const;
   private readonly url: string;
   private readonly exchange: string;
+  private readonly queuePrefix: string;
   private readonly logger?: BusLogger;
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
@@ -103,6 +109,7 @@ export class RabbitMqBus implements Bus {
     if (!opts?.url) throw new TypeError('RabbitMqBus: url is required');
     this.url = opts.url;
     this.exchange = opts.exchange ?? 'atendo.events';
+    this.queuePrefix = opts.queuePrefix ?? '';
     this.logger = opts.logger;
     this.initialDelayMs = Math.max(1, opts.reconnect?.initialDelayMs ?? 250);
     this.maxDelayMs = Math.max(this.initialDelayMs, opts.reconnect?.maxDelayMs ?? 30_000);
@@ -206,7 +213,7 @@ export class RabbitMqBus implements Bus {
     const model = await this.waitConnected(Date.now() + this.connectWaitMs);
     const ch = await model.createChannel();
     ch.on('error', () => {}); // 404 when the dlq does not exist closes this channel
-    const dlq = `${queue}.dlq`;
+    const dlq = `${this.queuePrefix}${queue}.dlq`;
     const out: BusMessage[] = [];
     try {
       try {
@@ -454,7 +461,7 @@ export class RabbitMqBus implements Bus {
       if (sub.opts.broadcast) {
         queue = (await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false })).queue;
       } else {
-        queue = sub.opts.queue!;
+        queue = this.queuePrefix + sub.opts.queue!;
         const dlq = `${queue}.dlq`;
         await ch.assertQueue(dlq, { durable: true });
         await ch.bindQueue(dlq, DEAD_LETTER_EXCHANGE, queue);

@@ -1,0 +1,95 @@
+import { definePlugin, PermanentError, type AdapterContext, type Channel, type ChannelAdapter, type ContactProfile } from '@atendo/sdk';
+import type { ConnectionsService } from '@atendo/plugin-connections';
+import { ChannelsConfigSchema, resolveSettings, type ChannelsConfig } from './config';
+import { channelAdapters } from './registry';
+import { webhookRoutes } from './routes/webhook';
+import { startInboundConsumer } from './services/inbound';
+import { startOutboundConsumer } from './services/outbound';
+
+export { channelAdapters, registerChannelAdapter, META_OBJECT_CHANNEL, META_OUTBOUND_CHANNELS } from './registry';
+export { resolveSettings, ChannelsConfigSchema, type ChannelsConfig, type ChannelsSettings } from './config';
+export { WEBHOOK_TOPIC, WEBHOOK_BODY_LIMIT, type WebhookEvent } from './routes/webhook';
+export { WEBHOOK_QUEUE, inboundTopic, processWebhook, type InboundResult } from './services/inbound';
+export { OUTBOUND_QUEUE, SEND_TOPIC, SENT_TOPIC, FAILED_TOPIC, handleSend, type MessageSentEvent, type MessageFailedEvent } from './services/outbound';
+
+/**
+ * The `channels` service (`ctx.services.get<ChannelsService>('channels')`) for the pipeline: the adapters
+ * and contact profiles (Meta webhooks carry no names).
+ */
+export interface ChannelsService {
+  adapters: ReadonlyMap<Channel, ChannelAdapter>;
+  /** The consumers' queue names (their dead letters are in `<queue>.dlq`). */
+  queues: { webhooks: string; outbound: string };
+  /**
+   * The profile of contact `externalId` (PSID / IGSID) through connection `connectionId` of `companyId`:
+   * `{name, firstName?, lastName?, username?, pictureUrl?}`. Resolves `undefined` when the connection does
+   * not exist in that company or its channel has no profile lookup. Throws the adapter's
+   * `RetryableError`/`PermanentError` on Graph failures.
+   */
+  fetchProfile(companyId: number, connectionId: number, externalId: string): Promise<ContactProfile | undefined>;
+}
+
+/**
+ * The channels plugin (`channels`, depends on `connections`): the Meta webhook (`GET`/`POST /webhook`), the
+ * consumer that turns queued webhook bodies into envelopes (`channels.meta-webhooks` ->
+ * `channel.inbound.<channel>.<kind>`), the consumer that sends `message.send` commands of the Meta channels
+ * (`channels.outbound` -> `message.sent` / `message.failed`), and the `channels` service. See README.md.
+ */
+export default definePlugin<ChannelsConfig>({
+  id: 'channels',
+  dependsOn: ['connections'],
+  configSchema: ChannelsConfigSchema,
+  async register(ctx) {
+    const settings = resolveSettings(ctx.config);
+    const connections = ctx.services.get<ConnectionsService>('connections');
+    const stopping = new AbortController();
+
+    const adapterContext = (): AdapterContext => ({
+      log: ctx.log,
+      graphUrl: settings.graphUrl,
+      timeoutMs: settings.timeoutMs,
+      emit: async () => {
+        throw new PermanentError('this adapter does not emit outside webhooks');
+      },
+    });
+    ctx.services.provide<ChannelsService>('channels', {
+      adapters: channelAdapters,
+      queues: { webhooks: settings.webhookQueue, outbound: settings.outboundQueue },
+      async fetchProfile(companyId, connectionId, externalId) {
+        const conn = await connections.getWithSecrets(companyId, connectionId);
+        const channel = conn?.channel as Channel | undefined;
+        const adapter = channel ? channelAdapters.get(channel) : undefined;
+        if (!conn || !adapter?.fetchProfile) return undefined;
+        return adapter.fetchProfile(
+          { id: conn.id, companyId, channel: channel!, name: conn.name, externalAccountId: conn.facebookPageUserId ?? null, accessToken: conn.facebookUserToken ?? null },
+          externalId,
+          adapterContext(),
+        );
+      },
+    });
+
+    await webhookRoutes(ctx.app, { settings, bus: ctx.bus, log: ctx.log });
+    const subscriptions = [
+      await startInboundConsumer({ bus: ctx.bus, log: ctx.log, connections, adapters: channelAdapters, retries: settings.webhookRetries, retryDelayMs: settings.webhookRetryDelayMs, queue: settings.webhookQueue }),
+      await startOutboundConsumer({
+        bus: ctx.bus,
+        log: ctx.log,
+        connections,
+        adapters: channelAdapters,
+        uploads: ctx.uploads,
+        uploadsDir: ctx.kernel.uploadsDir,
+        graphUrl: settings.graphUrl,
+        timeoutMs: settings.timeoutMs,
+        retries: settings.outboundRetries,
+        retryDelayMs: settings.outboundRetryDelayMs,
+        maxDelayMs: settings.outboundMaxDelayMs,
+        signal: stopping.signal,
+        queue: settings.outboundQueue,
+      }),
+    ];
+    ctx.onClose(async () => {
+      stopping.abort();
+      await Promise.all(subscriptions.map((s) => s.unsubscribe()));
+    });
+  },
+});

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BusMessage } from '@atendo/sdk';
+import type { TestKernel, TestUser } from '@atendo/testing';
+
+/** The channel fixtures (../shared/fixtures/channels; override with ATENDO_FIXTURES_DIR). */
+export const FIXTURES_DIR = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'channels');
+
+export function fixture<T = any>(folder: string, file: string): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return JSON.parse(readFileSync(join(FIXTURES_DIR, folder, file), 'utf8')) as T;
+}
+
+/** Meta's wire form: compact JSON, non-ASCII escaped as `\uXXXX`. */
+export function metaCompact(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Creates a Meta connection through the REST API as `admin`; returns its id. */
+export async function createConnection(k: TestKernel, admin: TestUser, channel: 'whatsappapi' | 'facebook' | 'instagram', accountId: string, token: string): Promise<number> {
+  const res = await k.as(admin, 'POST', '/whatsapp', { name: `${channel} ${accountId}`, channel, facebookPageUserId: accountId, facebookUserToken: token });
+  if (res.statusCode !== 200) throw new Error(`connection create failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { id: number }).id;
+}
+
+/**
+ * Collects every message matching `pattern` on this kernel's bus, through a broadcast subscription (a
+ * private, auto-deleted queue: nothing outlives the test on a shared RabbitMQ).
+ */
+export async function capture<T = unknown>(k: TestKernel, pattern: string | string[]): Promise<BusMessage<T>[]> {
+  const got: BusMessage<T>[] = [];
+  await k.bus.subscribe<T>(pattern, (m) => {
+    got.push(m);
+  }, { broadcast: true });
+  return got;
+}
+
+/**
+ * A queue prefix private to one test kernel: RabbitMQ queue names are global to the broker, so kernels of
+ * parallel test files (each on its own exchange) must not compete for `channels.outbound`.
+ */
+export function uniqueQueuePrefix(): string {
+  return `test-${randomUUID().slice(0, 8)}.`;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -947,9 +947,26 @@ export async function applySent(deps: TicketsDeps, p: { companyId: number; messa
  */
 export async function applyFailed(deps: TicketsDeps, p: { companyId: number; messageId: number; error?: unknown }): Promise<MessageRow | undefined> {
   if (!isPositiveInt(p?.companyId) || !isPositiveInt(p.messageId)) throw new PermanentError('message.failed: malformed payload');
-  deps.log.warn({ companyId: p.companyId, messageId: p.messageId, error: String(p.error ?? '').slice(0, 1000) }, 'messages: sending failed');
+  deps.log.warn({ companyId: p.companyId, messageId: p.messageId, error: (typeof p.error === 'string' ? p.error : JSON.stringify(p.error ?? '')).slice(0, 1000) }, 'messages: sending failed');
   return changeMessage(deps, { id: p.messageId, companyId: p.companyId }, async (row, trx) => {
     if (row.isPrivate || row.ack > ACK.pending || row.sendError === SEND_ERROR) return undefined;
+    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ sendError: SEND_ERROR, updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
+    return u;
+  });
+}
+
+/**
+ * Added (additive, for the inbound pipeline): a `failed` status envelope for the message `wid` of
+ * `companyId` (the provider gave up after accepting it, e.g. WhatsApp Cloud 131047). A message of ours not
+ * yet delivered (ack 0 or 1) gets `send_error` 'ERR_SENDING_WAPP_MSG' (the provider's detail goes to the log)
+ * and an `appMessage` update is pushed; delivered/read messages, inbound messages, private notes, messages
+ * already marked and unknown wids are left alone. Idempotent. Returns the updated row or undefined.
+ */
+export async function applyFailedByWid(deps: TicketsDeps, p: { companyId: number; wid: string; error?: unknown }): Promise<MessageRow | undefined> {
+  if (!isPositiveInt(p?.companyId) || !isWid(p.wid)) throw new PermanentError('failed status: malformed payload');
+  return changeMessage(deps, { companyId: p.companyId, wid: p.wid }, async (row, trx) => {
+    if (!row.fromMe || row.isPrivate || row.ack > ACK.sent || row.sendError === SEND_ERROR) return undefined;
+    deps.log.warn({ companyId: p.companyId, messageId: row.id, error: String(JSON.stringify(p.error ?? '')).slice(0, 1000) }, 'messages: provider reported a failed send');
     const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ sendError: SEND_ERROR, updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
     return u;
   });
@@ -1018,9 +1035,13 @@ export async function applyRemoteDelete(deps: TicketsDeps, companyId: number, wi
 /**
  * Subscribes the result consumers (queue `tickets.message-results`, 3 retries, then the dead-letter queue):
  * `message.sent` -> applySent, `message.failed` -> applyFailed, `message.status` -> applyStatus.
+ * `config.queuePrefix` (added, additive: env `TICKETS_QUEUE_PREFIX`) prefixes the queue name, as for the
+ * inbound queue (RabbitMQ queue names are global to the virtual host).
  * Returns the unsubscribe function (for `ctx.onClose`).
  */
-export async function subscribeMessageResults(deps: TicketsDeps): Promise<() => Promise<void>> {
+export async function subscribeMessageResults(deps: TicketsDeps, config: { queuePrefix?: unknown } = {}): Promise<() => Promise<void>> {
+  const prefix = config.queuePrefix === undefined || config.queuePrefix === null ? '' : String(config.queuePrefix);
+  if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix)) throw new Error('TICKETS_QUEUE_PREFIX must be 0 to 100 characters of A-Z, a-z, 0-9, ".", "_" or "-"');
   const sub = await deps.bus.subscribe<Record<string, unknown>>(
     [MESSAGE_TOPICS.sent, MESSAGE_TOPICS.failed, MESSAGE_TOPICS.status],
     async (m: BusMessage<Record<string, unknown>>) => {
@@ -1029,7 +1050,7 @@ export async function subscribeMessageResults(deps: TicketsDeps): Promise<() => 
       else if (m.topic === MESSAGE_TOPICS.failed) await applyFailed(deps, p);
       else if (m.topic === MESSAGE_TOPICS.status) await applyStatus(deps, p);
     },
-    { queue: RESULTS_QUEUE, maxRetries: 3 },
+    { queue: `${prefix}${RESULTS_QUEUE}`, maxRetries: 3 },
   );
   return () => sub.unsubscribe();
 }

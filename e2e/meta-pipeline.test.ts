@@ -1,0 +1,176 @@
+/**
+ * The main job end to end on the real pipeline (issues "Channels" and "The main job end to end"):
+ * a signed WhatsApp Cloud webhook becomes a contact, a pending ticket and a message pushed live to the
+ * company's sockets; a redelivery stores nothing twice; the attendant accepts and replies; the reply reaches
+ * a local Graph server with the right recipient, text and token; a signed status webhook moves its ack; a
+ * socket of another company receives none of it. Runs on the in-process bus, and on RabbitMQ + PostgreSQL
+ * when AMQP_URL / DATABASE_URL are set (CI).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Socket } from 'socket.io-client';
+import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
+import queuesPlugin from '@atendo/plugin-queues/src';
+import tagsPlugin from '@atendo/plugin-tags/src';
+import contactsPlugin from '@atendo/plugin-contacts/src';
+import connectionsPlugin from '@atendo/plugin-connections/src';
+import ticketsPlugin from '@atendo/plugin-tickets/src';
+import channelsPlugin from '@atendo/plugin-channels/src';
+import { metaSerialize, rewriteAccount, sign } from '../scripts/replay';
+
+const FIXTURES = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', 'shared', 'fixtures', 'channels');
+const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, 'whatsapp-cloud', file), 'utf8')) as Record<string, unknown>;
+
+const SECRET = randomBytes(16).toString('hex');
+const PHONE_A = '200000000000001';
+const PHONE_B = '200000000000002';
+const TOKEN_A = 'EAAG-test-token-' + randomBytes(6).toString('hex');
+
+interface GraphCall {
+  path: string;
+  auth: string | undefined;
+  body: Record<string, unknown>;
+}
+
+function startGraph(calls: GraphCall[]): Promise<Server> {
+  let n = 0;
+  const server = createServer((req: IncomingMessage, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(raw || '{}');
+      } catch {
+        /* multipart uploads are not used by this test */
+      }
+      calls.push({ path: req.url ?? '', auth: req.headers.authorization, body });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.OUT${++n}` }] }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> status -> ack', () => {
+  let k: TestKernel;
+  let graph: Server;
+  const calls: GraphCall[] = [];
+  let adminA: TestUser;
+  let adminB: TestUser;
+  let sockA: Socket;
+  let sockB: Socket;
+  const seenA: { event: string; payload: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const seenB: string[] = [];
+
+  const post = (body: Record<string, unknown>, account: string) => {
+    const bytes = metaSerialize(rewriteAccount(body, account)!.body);
+    return k.app.inject({ method: 'POST', url: '/webhook', payload: bytes, headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(bytes, SECRET) } });
+  };
+
+  beforeAll(async () => {
+    graph = await startGraph(calls);
+    const graphUrl = `http://127.0.0.1:${(graph.address() as AddressInfo).port}`;
+    k = await createTestKernel({
+      plugins: [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, channelsPlugin],
+      env: { CHANNELS_META_APP_SECRET: SECRET, CHANNELS_META_VERIFY_TOKEN: 'verify-me', CHANNELS_META_GRAPH_URL: graphUrl, CHANNELS_QUEUE_PREFIX: `e2e-${randomBytes(4).toString('hex')}.` },
+    });
+    const a = await k.createCompany();
+    const b = await k.createCompany();
+    adminA = a.admin;
+    adminB = b.admin;
+    for (const [admin, phone] of [[adminA, PHONE_A], [adminB, PHONE_B]] as const) {
+      const res = await k.as(admin, 'POST', '/whatsapp', { name: `Cloud ${phone}`, channel: 'whatsappapi', facebookPageUserId: phone, facebookUserToken: admin === adminA ? TOKEN_A : 'other-token' });
+      expect(res.statusCode).toBe(200);
+    }
+    const base = await k.listen();
+    sockA = await k.socket(adminA.token, base);
+    sockB = await k.socket(adminB.token, base);
+    sockA.onAny((event, payload) => seenA.push({ event, payload }));
+    sockB.onAny((event) => seenB.push(event));
+  });
+
+  afterAll(async () => {
+    sockA?.close();
+    sockB?.close();
+    await k?.close();
+    await new Promise((r) => graph?.close(r));
+  });
+
+  test('the whole flow', async () => {
+    const cid = adminA.companyId;
+    // Handshake.
+    const hs = await k.app.inject({ method: 'GET', url: '/webhook?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=12345' });
+    expect(hs.statusCode).toBe(200);
+    expect(hs.body).toBe('12345');
+
+    // Inbound text: contact, pending ticket, message, live event.
+    const text = fixture('text.json');
+    expect((await post(text, PHONE_A)).statusCode).toBe(200);
+    const created = await waitFor(() => seenA.find((e) => e.event === `company-${cid}-appMessage` && e.payload.action === 'create'), 10000) as { event: string; payload: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(created.payload.message.body).toBe('Hi! Do you have this jacket in size M?');
+    expect(created.payload.message.fromMe).toBe(false);
+    const ticketId: number = created.payload.ticket.id;
+    const ticket = await k.db('tickets').where({ id: ticketId }).first();
+    expect(ticket).toMatchObject({ companyId: cid, status: 'pending', unreadMessages: 1, channel: 'whatsappapi' });
+    const contact = await k.db('contacts').where({ id: ticket.contactId }).first();
+    expect(contact).toMatchObject({ companyId: cid, number: '15555550123', name: 'Alex Example' });
+
+    // A wrong signature is refused and stores nothing.
+    const bytes = metaSerialize(rewriteAccount(text, PHONE_A)!.body);
+    const forged = await k.app.inject({ method: 'POST', url: '/webhook', payload: bytes, headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(bytes, 'not-the-secret') } });
+    expect(forged.statusCode).toBe(401);
+
+    // Redelivery of the same webhook stores nothing twice.
+    expect((await post(text, PHONE_A)).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(Number((await k.db('messages').where({ companyId: cid }).count({ n: '*' }))[0].n)).toBe(1);
+    expect(Number((await k.db('tickets').where({ companyId: cid }).count({ n: '*' }))[0].n)).toBe(1);
+
+    // The ticket has no queue (the connection has none): accepting asks for one, then takes it.
+    const noQueue = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id });
+    expect(noQueue.statusCode).toBe(400);
+    const support = await k.as(adminA, 'POST', '/queue', { name: 'Suporte', color: '#654321' });
+    expect(support.statusCode).toBe(200);
+    const accept = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id, queueId: support.json().id });
+    expect(accept.statusCode).toBe(200);
+    expect(accept.json()).toMatchObject({ status: 'open', userId: adminA.id, queueId: support.json().id });
+    const reply = await k.as(adminA, 'POST', `/messages/${ticketId}`, { body: 'Temos sim! Tamanho M disponível.', signMessage: false });
+    expect(reply.statusCode).toBe(200);
+    const messageId: number = reply.json().id;
+
+    // The reply reaches the Graph server with the right recipient, text and token.
+    const call = await waitFor(() => calls.find((c) => c.path.includes(`/${PHONE_A}/messages`) && (c.body.text as { body?: string } | undefined)?.body?.includes('Tamanho M')), 10000) as GraphCall;
+    expect(call.body).toMatchObject({ messaging_product: 'whatsapp', to: '15555550123', type: 'text' });
+    expect(call.auth).toBe(`Bearer ${TOKEN_A}`);
+    const sent = await waitFor(async () => {
+      const m = await k.db('messages').where({ id: messageId }).first();
+      return m?.wid ? m : undefined;
+    }, 10000);
+    expect(sent.ack).toBe(1);
+
+    // A status webhook for that wamid moves the ack to read (3), live.
+    const status = fixture('status-read.json');
+    ((((status.entry as any[])[0].changes[0].value.statuses) as any[])[0]).id = sent.wid; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((await post(status, PHONE_A)).statusCode).toBe(200);
+    await waitFor(async () => (await k.db('messages').where({ id: messageId }).first()).ack === 3, 10000);
+    await waitFor(() => seenA.find((e) => e.event === `company-${cid}-appMessage` && e.payload.action === 'update' && e.payload.message.id === messageId && e.payload.message.ack === 3), 5000);
+
+    // Transfer to another department, then close.
+    const queue = await k.as(adminA, 'POST', '/queue', { name: 'Vendas', color: '#123456' });
+    expect(queue.statusCode).toBe(200);
+    const transfer = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { queueId: queue.json().id, userId: null, status: 'pending' });
+    expect(transfer.statusCode).toBe(200);
+    expect(transfer.json()).toMatchObject({ status: 'pending', queueId: queue.json().id, userId: null });
+    const close = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'closed', sendFarewellMessage: false });
+    expect(close.statusCode).toBe(200);
+    expect(close.json().status).toBe('closed');
+
+    // Company B saw nothing of company A.
+    expect(seenB.filter((e) => e.includes('appMessage') || e.includes('ticket'))).toEqual([]);
+    expect(seenB.some((e) => e.includes(`company-${cid}-`))).toBe(false);
+  });
+});

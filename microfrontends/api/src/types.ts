@@ -1,0 +1,80 @@
+/** Shapes the web UI reads from the API (wire-shapes.md §2, §3; kernel/sdk identity and plan types). */
+
+export const PLAN_FEATURES = [
+  'useWhatsapp',
+  'useFacebook',
+  'useInstagram',
+  'useCampaigns',
+  'useSchedules',
+  'useInternalChat',
+  'useExternalApi',
+  'useKanban',
+  'useOpenAi',
+  'useIntegration',
+] as const;
+
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
+
+/** A plan; `amount` is a decimal string in BRL ("99.90"). */
+export interface Plan extends Partial<Record<PlanFeature, boolean>> {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  amount: string | number;
+  isPublic?: boolean;
+}
+
+export interface Company {
+  id: number;
+  name: string;
+  email?: string | null;
+  phone?: string | null;
+  status?: boolean;
+  /** `YYYY-MM-DD` (or an ISO date-time from older servers). */
+  dueDate?: string | null;
+  recurrence?: string | null;
+  planId?: number | null;
+  plan?: Plan | null;
+  companieSettings?: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+
+export type Profile = 'admin' | 'user' | 'supervisor';
+
+/** The signed-in user as `POST /auth/login` and `POST /auth/refresh_token` answer it. */
+export interface SessionUser {
+  id: number;
+  companyId: number;
+  name: string;
+  email: string;
+  profile: Profile | string;
+  super: boolean;
+  profileImage?: string | null;
+  defaultTheme?: 'light' | 'dark';
+  defaultMenu?: 'open' | 'closed';
+  language?: string | null;
+  queues?: { id: number; name: string; color: string }[];
+  company?: Company | null;
+  [key: string]: unknown;
+}
+
+/** `{token, user}` of login and refresh. */
+export interface AuthAnswer {
+  token: string;
+  user: SessionUser;
+}
+
+/** The body of every API error. */
+export interface ApiErrorBody {
+  error?: string;
+  message?: string;
+  [key: string]: unknown;
+}
+
+/** True for admins (case-insensitive, spec §6) and super users. */
+export function isAdmin(user: Pick<SessionUser, 'profile' | 'super'> | null | undefined): boolean {
+  if (!user) return false;
+  return Boolean(user.super) || String(user.profile ?? '').toLowerCase() === 'admin';
+}

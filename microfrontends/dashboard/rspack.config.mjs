@@ -1,0 +1,8 @@
+// Rspack build of the dashboard area: a module-federation remote exposing only single-spa lifecycles
+// (`./lifecycles`). `npm run build -w microfrontends/dashboard` writes dist/remoteEntry.js + js/, served by
+// the shell's web server under /areas/dashboard/. The config is shared by every area (shell/federation.mjs).
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { areaConfig } from '../../shell/federation.mjs';
+
+export default areaConfig({ name: 'dashboard', dir: dirname(fileURLToPath(import.meta.url)) });

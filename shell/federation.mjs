@@ -1,0 +1,128 @@
+// Module-federation contract between the shell (host) and the areas (remotes), used by every rspack
+// config: the areas list (areas.json), each area's remote name and URL, and the shared singletons.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+
+export const SHELL_DIR = dirname(fileURLToPath(import.meta.url));
+export const ROOT_DIR = join(SHELL_DIR, '..');
+
+/** @typedef {{name: string, package: string, routes: string[], role?: 'user'|'admin'|'super', feature?: string|null, url?: string}} AreaDef */
+
+/** The areas of shell/areas.json. @returns {AreaDef[]} */
+export function loadAreas() {
+  const { areas } = JSON.parse(readFileSync(join(SHELL_DIR, 'areas.json'), 'utf8'));
+  for (const a of areas) {
+    if (!/^[a-z][a-z0-9-]*$/.test(a.name)) throw new Error(`areas.json: bad area name ${a.name}`);
+  }
+  return areas;
+}
+
+/** The module-federation container name of an area (a JS identifier). */
+export function remoteName(name) {
+  return `atendo_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/** Where the shell loads an area's remote entry from. */
+export function remoteUrl(area) {
+  return area.url ?? `/areas/${area.name}/remoteEntry.js`;
+}
+
+/** The host's `remotes` option, generated from areas.json. */
+export function remotesFromAreas(areas = loadAreas()) {
+  return Object.fromEntries(areas.map((a) => [remoteName(a.name), `${remoteName(a.name)}@${remoteUrl(a)}`]));
+}
+
+const version = (pkg) => JSON.parse(readFileSync(join(ROOT_DIR, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+const major = (pkg) => `^${version(pkg).split('.')[0]}.0.0`;
+
+/**
+ * Shared singletons: one copy per page, provided by the shell. React, styled-components, react-query,
+ * i18next and react-i18next are required to be single (hooks, theme and i18n contexts); so are the toast
+ * container (toasts from any area show in the shell's container) and Atendo's own web modules (session
+ * store, HTTP client, socket, theme store). Not shared on purpose: react-router (each area renders its own
+ * router in its own React root, and a shared module cannot be tree-shaken: sharing it would add ~60 kB
+ * gzipped to /login). Versions are read from the installed packages.
+ */
+export function sharedModules() {
+  const single = (pkg, extra = {}) => ({ singleton: true, requiredVersion: major(pkg), version: version(pkg), ...extra });
+  return {
+    react: single('react'),
+    'react/jsx-runtime': single('react'),
+    'react-dom': single('react-dom'),
+    'react-dom/client': single('react-dom'),
+    'styled-components': single('styled-components'),
+    '@tanstack/react-query': single('@tanstack/react-query'),
+    i18next: single('i18next'),
+    'react-i18next': single('react-i18next'),
+    'react-toastify': single('react-toastify'),
+    '@atendo/web-api': single('@atendo/web-api', { requiredVersion: `^${version('@atendo/web-api')}` }),
+    '@atendo/web-ui': single('@atendo/web-ui', { requiredVersion: `^${version('@atendo/web-ui')}` }),
+  };
+}
+
+/**
+ * How shared modules are resolved: 'loaded-first' uses the copies already loaded (the shell's) and does not
+ * fetch every area's remoteEntry.js at start-up to compare versions (what 'version-first' does), so /login
+ * loads no area code. The shell loads first and provides every singleton.
+ */
+export const SHARE_STRATEGY = 'loaded-first';
+
+/**
+ * The whole Rspack config of an area (a module-federation remote exposing only `./lifecycles`, from
+ * `src/lifecycles.tsx`): `export default areaConfig({ name: 'inbox', dir: DIR })`. Output: dist/remoteEntry.js
+ * (not hashed, revalidated) and content-hashed js/ chunks, served under /areas/<name>/.
+ */
+export function areaConfig({ name, dir, exposes = { './lifecycles': './src/lifecycles.tsx' } }) {
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      context: dir,
+      mode: production ? 'production' : 'development',
+      target: ['web', 'es2020'],
+      devtool: production ? false : 'eval-cheap-module-source-map',
+      entry: {},
+      output: {
+        path: join(dir, 'dist'),
+        publicPath: 'auto',
+        filename: production ? 'js/[name].[contenthash:10].js' : 'js/[name].js',
+        chunkFilename: production ? 'js/[name].[contenthash:10].js' : 'js/[name].js',
+        uniqueName: remoteName(name),
+        clean: true,
+      },
+      resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
+      module: { rules: [swcRule(production)] },
+      plugins: [
+        new ModuleFederationPlugin({
+          name: remoteName(name),
+          filename: 'remoteEntry.js',
+          exposes,
+          shared: sharedModules(),
+          shareStrategy: SHARE_STRATEGY,
+          dts: false,
+          manifest: false,
+        }),
+      ],
+      performance: { hints: false },
+      stats: 'errors-warnings',
+    };
+  };
+}
+
+/** SWC loader rule for TypeScript/TSX with React's automatic runtime. */
+export function swcRule(production) {
+  return {
+    test: /\.[cm]?[jt]sx?$/,
+    exclude: /node_modules/,
+    loader: 'builtin:swc-loader',
+    options: {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+        target: 'es2020',
+      },
+    },
+    type: 'javascript/auto',
+  };
+}

@@ -1,0 +1,22 @@
+import { isAdmin, type Plan, type PlanFeature, type SessionUser } from '@atendo/web-api';
+
+/** Who may open a route or see a menu entry: any signed-in user, admins (and super users), super users. */
+export type Role = 'user' | 'admin' | 'super';
+
+/** True when `user` has `role` (spec 1-platform.md §6; the admin check is case-insensitive). */
+export function hasRole(user: Pick<SessionUser, 'profile' | 'super'> | null | undefined, role: Role | null | undefined): boolean {
+  if (!user) return false;
+  if (!role || role === 'user') return true;
+  if (role === 'admin') return isAdmin(user);
+  return Boolean(user.super);
+}
+
+/**
+ * Whether the company's plan has `feature`: true/false, or undefined while the plan is not known yet.
+ * No feature required: always true.
+ */
+export function hasFeature(plan: Plan | null | undefined, feature: PlanFeature | null | undefined): boolean | undefined {
+  if (!feature) return true;
+  if (!plan) return undefined;
+  return Boolean(plan[feature]);
+}

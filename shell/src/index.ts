@@ -1,0 +1,2 @@
+// Module federation needs an asynchronous boundary before shared modules (React, ...) are used.
+import('./bootstrap');

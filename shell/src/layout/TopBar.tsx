@@ -1,0 +1,80 @@
+import { useTranslation } from 'react-i18next';
+import styled from 'styled-components';
+import { formatDate, isAdmin, type SessionUser } from '@atendo/web-api';
+import { Icon, IconButton, toggleThemeMode, useThemeMode } from '@atendo/web-ui';
+import { subscriptionStatus } from '../auth';
+import { LanguageMenu } from '../LanguageMenu';
+import { NotificationsPopover, UserMenu, VolumeControl } from './TopBarWidgets';
+
+const Bar = styled.header`
+  position: relative;
+  z-index: ${(p) => p.theme.z.topBar};
+  flex: none;
+  display: flex;
+  align-items: center;
+  gap: ${(p) => p.theme.space(1)};
+  height: ${(p) => p.theme.layout.topBarHeight}px;
+  padding: 0 ${(p) => p.theme.space(1)};
+  background: ${(p) => p.theme.colors.topBar};
+  color: ${(p) => p.theme.colors.onTopBar};
+  box-shadow: ${(p) => p.theme.shadow.sm};
+`;
+
+const Greeting = styled.div`
+  flex: 1;
+  min-width: 0;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+  span { opacity: 0.85; margin-left: ${(p) => p.theme.space(1)}; }
+  @media (max-width: 720px) { span { display: none; } }
+`;
+
+const Actions = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 2px;
+`;
+
+export interface TopBarProps {
+  user: SessionUser;
+  menuOpen: boolean;
+  onToggleMenu: () => void;
+  onProfile: () => void;
+  onLogout: () => void;
+}
+
+/**
+ * The top bar (spec 1-platform.md §2): menu toggle; greeting with the user's and company's names (admins
+ * also see the due date); language menu; light/dark toggle; volume; page refresh; notifications; avatar
+ * menu (Profile, Logout).
+ */
+export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout }: TopBarProps) {
+  const { t } = useTranslation();
+  const mode = useThemeMode();
+  const company = user.company?.name ?? '';
+  const { dueDate } = subscriptionStatus(user.company ?? null);
+  return (
+    <Bar>
+      <IconButton label={menuOpen ? t('topbar.closeMenu') : t('topbar.openMenu')} aria-expanded={menuOpen} onClick={onToggleMenu} data-testid="menu-toggle">
+        <Icon name={menuOpen ? 'menuOpen' : 'menu'} />
+      </IconButton>
+      <Greeting data-testid="greeting">
+        {t('topbar.greeting', { name: user.name, company })}
+        {isAdmin(user) && dueDate ? <span data-testid="due-date">{t('topbar.dueDate', { date: formatDate(dueDate) })}</span> : null}
+      </Greeting>
+      <Actions>
+        <LanguageMenu />
+        <IconButton label={mode === 'dark' ? t('topbar.lightMode') : t('topbar.darkMode')} onClick={toggleThemeMode} data-testid="theme-toggle">
+          <Icon name={mode === 'dark' ? 'sun' : 'moon'} />
+        </IconButton>
+        <VolumeControl />
+        <IconButton label={t('topbar.refresh')} onClick={() => window.location.reload()}>
+          <Icon name="refresh" />
+        </IconButton>
+        <NotificationsPopover />
+        <UserMenu name={user.name} email={user.email} onProfile={onProfile} onLogout={onLogout} />
+      </Actions>
+    </Bar>
+  );
+}

@@ -109,7 +109,8 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     app.addHook('onRoute', (route) => {
       if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config ?? {}), role: 'public' };
     });
-    await app.register(cors, { origin: config.frontendOrigins, credentials: true });
+    // @fastify/cors allows only GET, HEAD and POST by default: the web UI also sends PUT, PATCH and DELETE.
+    await app.register(cors, { origin: config.frontendOrigins, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
     await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
     await app.register(cookie);
     await app.register(rateLimit, { global: false });

@@ -28,6 +28,15 @@ const SECRET = randomBytes(16).toString('hex');
 const PHONE_A = '200000000000001';
 const PHONE_B = '200000000000002';
 const TOKEN_A = 'EAAG-test-token-' + randomBytes(6).toString('hex');
+// Shared by both kernel processes of the fan-out test (same database, bus exchange and secrets).
+const SHARED_ENV = {
+  CHANNELS_META_APP_SECRET: SECRET,
+  CHANNELS_META_VERIFY_TOKEN: 'verify-me',
+  CHANNELS_QUEUE_PREFIX: `e2e-${randomBytes(4).toString('hex')}.`,
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+};
+const PLUGINS = [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, channelsPlugin];
 
 interface GraphCall {
   path: string;
@@ -74,10 +83,7 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
   beforeAll(async () => {
     graph = await startGraph(calls);
     const graphUrl = `http://127.0.0.1:${(graph.address() as AddressInfo).port}`;
-    k = await createTestKernel({
-      plugins: [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, channelsPlugin],
-      env: { CHANNELS_META_APP_SECRET: SECRET, CHANNELS_META_VERIFY_TOKEN: 'verify-me', CHANNELS_META_GRAPH_URL: graphUrl, CHANNELS_QUEUE_PREFIX: `e2e-${randomBytes(4).toString('hex')}.` },
-    });
+    k = await createTestKernel({ plugins: PLUGINS, env: { ...SHARED_ENV, CHANNELS_META_GRAPH_URL: graphUrl } });
     const a = await k.createCompany();
     const b = await k.createCompany();
     adminA = a.admin;
@@ -172,5 +178,28 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
     // Company B saw nothing of company A.
     expect(seenB.filter((e) => e.includes('appMessage') || e.includes('ticket'))).toEqual([]);
     expect(seenB.some((e) => e.includes(`company-${cid}-`))).toBe(false);
+  });
+
+  // Two kernel processes sharing PostgreSQL and RabbitMQ: a message received by one reaches a socket
+  // connected to the other. Needs RabbitMQ (the in-process bus is one process by definition).
+  (process.env.AMQP_URL ? test : test.skip)('two kernels: a webhook received by one is pushed by the other', async () => {
+    const k2 = await createTestKernel({ plugins: PLUGINS, dbName: k.dbName, env: { ...SHARED_ENV, CHANNELS_META_GRAPH_URL: 'http://127.0.0.1:9' } });
+    try {
+      const base2 = await k2.listen();
+      const sock2 = await k2.socket(adminA.token, base2);
+      const got: any[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+      sock2.on(`company-${adminA.companyId}-appMessage`, (p) => got.push(p));
+      const before = seenA.length;
+      const other = fixture('image-with-caption.json');
+      expect((await post(other, PHONE_A)).statusCode).toBe(200);
+      // Whichever process consumed the webhook, the sockets of BOTH processes get the event, so one of
+      // them got it from the other process through the bus.
+      const ev = await waitFor(() => got.find((p) => p.action === 'create' && !p.message.fromMe), 10000);
+      expect(ev.ticket.companyId).toBe(adminA.companyId);
+      await waitFor(() => seenA.slice(before).find((e) => e.event === `company-${adminA.companyId}-appMessage` && e.payload.message?.id === ev.message.id), 10000);
+      sock2.close();
+    } finally {
+      await k2.close();
+    }
   });
 });

@@ -12,7 +12,8 @@
  * webhooks and are skipped. Files are sent in name order, one at a time; the exit code is non-zero when
  * any delivery is refused.
  *
- * Env: API_URL (default http://localhost:8080), META_APP_SECRET (required; the server's value),
+ * Env: API_URL (default http://localhost:8080), META_APP_SECRET (the server's value; default: the secret a
+ * local development server generated in DATA_DIR/meta-secrets.json, DATA_DIR default ./.data),
  * ADMIN_EMAIL, ADMIN_PASSWORD or ATENDO_TOKEN (only with --connection).
  */
 import { createHmac } from 'node:crypto';
@@ -113,9 +114,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const api = (process.env.API_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-  const secret = process.env.META_APP_SECRET;
+  // The server's secret: META_APP_SECRET, else the one a local development server generated in DATA_DIR.
+  const localSecrets = join(resolve(process.env.DATA_DIR ?? './.data'), 'meta-secrets.json');
+  const secret = process.env.META_APP_SECRET ?? (existsSync(localSecrets) ? (JSON.parse(readFileSync(localSecrets, 'utf8')) as { appSecret?: string }).appSecret : undefined);
   if (!secret && !dry) {
-    console.error('META_APP_SECRET is not set (it must equal the server\'s)');
+    console.error(`META_APP_SECRET is not set (it must equal the server's) and ${localSecrets} does not exist`);
     return 2;
   }
   const forced = connectionId !== undefined ? await connectionAccount(api, connectionId) : undefined;

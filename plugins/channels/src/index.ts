@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { definePlugin, PermanentError, type AdapterContext, type Channel, type ChannelAdapter, type ContactProfile } from '@atendo/sdk';
 import type { ConnectionsService } from '@atendo/plugin-connections';
 import { ChannelsConfigSchema, resolveSettings, type ChannelsConfig } from './config';
@@ -35,12 +38,35 @@ export interface ChannelsService {
  * `channel.inbound.<channel>.<kind>`), the consumer that sends `message.send` commands of the Meta channels
  * (`channels.outbound` -> `message.sent` / `message.failed`), and the `channels` service. See README.md.
  */
+/**
+ * Reads (or creates once) DATA_DIR/meta-secrets.json: `{appSecret, verifyToken}`, 32 random bytes each,
+ * file mode 0600. Used only outside production when the META_* values are not configured.
+ */
+export function localMetaSecrets(dataDir: string): { appSecret: string; verifyToken: string; file: string } {
+  const file = join(dataDir, 'meta-secrets.json');
+  if (existsSync(file)) {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { appSecret?: string; verifyToken?: string };
+    if (parsed.appSecret && parsed.verifyToken) return { appSecret: parsed.appSecret, verifyToken: parsed.verifyToken, file };
+  }
+  const secrets = { appSecret: randomBytes(32).toString('hex'), verifyToken: randomBytes(16).toString('hex') };
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return { ...secrets, file };
+}
+
 export default definePlugin<ChannelsConfig>({
   id: 'channels',
   dependsOn: ['connections'],
   configSchema: ChannelsConfigSchema,
   async register(ctx) {
     const settings = resolveSettings(ctx.config);
+    if ((!settings.appSecret || !settings.verifyToken) && ctx.kernel.nodeEnv !== 'production') {
+      // Development and demo installs get their own random webhook secrets, kept in DATA_DIR (0600), so
+      // `npm run replay` on this machine can sign fixtures without configuration. Production must set them.
+      const local = localMetaSecrets(ctx.kernel.dataDir);
+      settings.appSecret ??= local.appSecret;
+      settings.verifyToken ??= local.verifyToken;
+      ctx.log.info({ file: local.file }, 'channels: META_APP_SECRET / META_VERIFY_TOKEN not set; using generated local ones');
+    }
     const connections = ctx.services.get<ConnectionsService>('connections');
     const stopping = new AbortController();
 

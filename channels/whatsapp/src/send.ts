@@ -1,0 +1,90 @@
+import { stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { PermanentError, type SendCommand } from '@atendo/sdk';
+import type { AnyMessageContent } from '@whiskeysockets/baileys';
+import { isGroupJid, toJid } from './jid';
+
+/**
+ * Building a Baileys send from a `message.send` command (pure except for the media file check).
+ *
+ * The command is the SDK's `SendCommand`; the tickets plugin also sends `remoteJid` / `lid` (the contact's
+ * stored JIDs), `mediaType` ('contactMessage' = `body` is a vCard) and `isForwarded`, which are honoured
+ * when present.
+ */
+export type WhatsappSendCommand = SendCommand & {
+  remoteJid?: string | null;
+  lid?: string | null;
+  mediaType?: string;
+  isForwarded?: boolean;
+};
+
+/** One path segment of an upload path (same rule as the kernel's upload store). */
+const SEGMENT = /^[^/\\\x00-\x1f\x7f.][^/\\\x00-\x1f\x7f]{0,254}$/;
+
+/**
+ * The absolute file of an upload `path` (relative to the company's folder `{uploadsDir}/company{id}`), or
+ * undefined when the path leaves that folder or is not a plain relative path.
+ */
+export function uploadFile(uploadsDir: string, companyId: number, path: string): string | undefined {
+  if (typeof path !== 'string' || !path || path.length > 1000) return undefined;
+  const segments = path.split('/');
+  if (segments.length > 8 || !segments.every((s) => SEGMENT.test(s))) return undefined;
+  const base = resolve(uploadsDir, `company${companyId}`);
+  const abs = resolve(base, ...segments);
+  return abs.startsWith(base + sep) ? abs : undefined;
+}
+
+/**
+ * The recipient JID: the stored `remoteJid` when it is a usable JID of the same kind (group or not), else
+ * built from `to` (`digits@s.whatsapp.net`, `groupId@g.us`). PermanentError when neither is usable.
+ */
+export function recipientJid(cmd: WhatsappSendCommand): string {
+  const isGroup = Boolean(cmd.isGroup);
+  const stored = cmd.remoteJid ? toJid(cmd.remoteJid) : undefined;
+  if (stored && isGroupJid(stored) === isGroup) return stored;
+  const built = toJid(cmd.to, isGroup);
+  if (built) return built;
+  if (!isGroup && cmd.lid) {
+    const lid = toJid(cmd.lid);
+    if (lid) return lid;
+  }
+  throw new PermanentError(`invalid WhatsApp recipient: ${JSON.stringify(String(cmd.to ?? '').slice(0, 40))}`);
+}
+
+/** The first display name of a vCard (`FN:`), for a contact card's `displayName`. */
+function vcardName(vcard: string): string {
+  const m = /^FN[^:]*:(.*)$/m.exec(vcard);
+  return (m?.[1] ?? 'Contact').trim() || 'Contact';
+}
+
+/**
+ * The Baileys content of a command: media from the stored upload (image/video/audio by MIME type, anything
+ * else as a document, `body` as the caption), a contact card for `mediaType: 'contactMessage'`, else text.
+ * PermanentError for an empty command, a media path outside the company's uploads or a missing file.
+ */
+export async function buildContent(cmd: WhatsappSendCommand, uploadsDir: string | undefined): Promise<AnyMessageContent> {
+  const body = typeof cmd.body === 'string' ? cmd.body : '';
+  const forwarded = cmd.isForwarded ? { contextInfo: { isForwarded: true, forwardingScore: 1 } } : {};
+  if (cmd.media) {
+    const abs = uploadsDir ? uploadFile(uploadsDir, cmd.companyId, cmd.media.path) : undefined;
+    if (!abs) throw new PermanentError('media path is not a file of the company uploads');
+    const info = await stat(abs).catch(() => undefined);
+    if (!info?.isFile()) throw new PermanentError('media file not found');
+    const mimetype = String(cmd.media.mimeType || 'application/octet-stream');
+    const fileName = String(cmd.media.fileName || 'file');
+    const source = { url: abs };
+    const caption = body ? { caption: body } : {};
+    if (mimetype.startsWith('image/') && mimetype !== 'image/svg+xml') return { image: source, mimetype, ...caption, ...forwarded } as AnyMessageContent;
+    if (mimetype.startsWith('video/')) return { video: source, mimetype, ...caption, ...forwarded } as AnyMessageContent;
+    if (mimetype.startsWith('audio/')) {
+      // Voice notes are sent as push-to-talk (WhatsApp plays ogg/opus as a voice message).
+      return { audio: source, mimetype, ptt: /ogg|opus/.test(mimetype), ...forwarded } as AnyMessageContent;
+    }
+    return { document: source, mimetype, fileName, ...caption, ...forwarded } as AnyMessageContent;
+  }
+  if (cmd.mediaType === 'contactMessage' && /BEGIN:VCARD/i.test(body)) {
+    return { contacts: { displayName: vcardName(body), contacts: [{ vcard: body }] } } as AnyMessageContent;
+  }
+  if (!body.trim()) throw new PermanentError('nothing to send: empty body and no media');
+  return { text: body, ...forwarded } as AnyMessageContent;
+}

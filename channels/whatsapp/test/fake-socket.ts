@@ -1,0 +1,78 @@
+import { makeEventBuffer, type AnyMessageContent, type WAMessage } from '@whiskeysockets/baileys';
+import type { BaileysLogger, SocketFactory, SocketFactoryOptions, SocketLike } from '../src/index';
+
+/** A logger that drops everything (Baileys' event buffer and the session accept it). */
+export const silentLogger: BaileysLogger & { child(): BaileysLogger } = {
+  level: 'silent',
+  child: () => silentLogger,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+/** A Baileys error as a closed socket reports it (`lastDisconnect.error`). */
+export function boom(statusCode: number, message = 'Connection Failure') {
+  return Object.assign(new Error(message), { isBoom: true, output: { statusCode, payload: { statusCode, error: 'Error', message } } });
+}
+
+/**
+ * A test double of a Baileys socket: the real event emitter (`makeEventBuffer`) plus a recording
+ * `sendMessage`. Tests drive it by emitting Baileys events: `sock.ev.emit('connection.update', {qr})`.
+ */
+export class FakeSocket implements SocketLike {
+  readonly ev = makeEventBuffer(silentLogger as never);
+  readonly sent: { jid: string; content: AnyMessageContent; options?: Record<string, unknown> }[] = [];
+  user: SocketLike['user'] = null;
+  ended = 0;
+  loggedOut = 0;
+  /** Replace to make sending fail. */
+  sendImpl: ((jid: string, content: AnyMessageContent) => Promise<WAMessage | undefined>) | undefined;
+  private n = 0;
+
+  constructor(readonly opts: SocketFactoryOptions) {}
+
+  async sendMessage(jid: string, content: AnyMessageContent, options?: Record<string, unknown>): Promise<WAMessage | undefined> {
+    this.sent.push({ jid, content, options });
+    if (this.sendImpl) return this.sendImpl(jid, content);
+    const text = (content as { text?: string }).text;
+    return { key: { remoteJid: jid, fromMe: true, id: `3EB0FAKE${++this.n}` }, message: text ? { conversation: text } : {}, messageTimestamp: 1700000000 } as WAMessage;
+  }
+
+  async logout(): Promise<void> {
+    this.loggedOut++;
+  }
+
+  end(): void {
+    this.ended++;
+  }
+
+  /** Emits `connection.update` open with our account. */
+  open(id = '5511900000001:7@s.whatsapp.net'): void {
+    this.user = { id, lid: '900000000000001:7@lid', name: 'Loja' };
+    this.ev.emit('connection.update', { connection: 'open' });
+  }
+
+  close(code: number): void {
+    this.ev.emit('connection.update', { connection: 'close', lastDisconnect: { error: boom(code), date: new Date() } });
+  }
+}
+
+/** A socket factory that records every socket it makes. */
+export function fakeFactory(): { factory: SocketFactory; sockets: FakeSocket[]; last(): FakeSocket } {
+  const sockets: FakeSocket[] = [];
+  return {
+    sockets,
+    factory: (opts) => {
+      const s = new FakeSocket(opts);
+      sockets.push(s);
+      return s;
+    },
+    last: () => {
+      const s = sockets[sockets.length - 1];
+      if (!s) throw new Error('no socket was created');
+      return s;
+    },
+  };
+}

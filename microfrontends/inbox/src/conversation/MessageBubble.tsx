@@ -1,0 +1,425 @@
+import { Fragment, memo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import styled, { css } from 'styled-components';
+import { MenuItem, Popover } from '@atendo/web-ui';
+import { ackLevel, canDeleteMessage, canEditMessage, contactCardsOf, formatTime, isTextMessage, locationOf, type AckLevel, type VCardContact } from './format';
+import { ConvIcon } from './icons';
+import { AudioMedia, ContactCard, FileMedia, ImageMedia, LocationCard, VideoMedia } from './media';
+import type { Message, Reaction } from './types';
+import './i18n';
+
+/** What a bubble can ask its conversation to do. */
+export interface BubbleActions {
+  onReply?: (m: Message) => void;
+  onForward?: (m: Message) => void;
+  onDelete?: (m: Message) => void;
+  onEdit?: (m: Message) => void;
+  onRetry?: (m: Message) => void;
+  /** A click on the quoted block: scroll to the quoted message. */
+  onQuoteClick?: (id: number) => void;
+  /** The Chat button of a shared-contact card. */
+  onChatContact?: (c: VCardContact) => void;
+}
+
+export interface MessageBubbleProps extends BubbleActions {
+  message: Message;
+  /** The signed-in user (edit/delete permissions). */
+  userId?: number;
+  admin?: boolean;
+  /** Whether the conversation is a group (shows the sender's name on inbound messages). */
+  isGroup?: boolean;
+  /** Forward selection mode: a checkbox instead of the menu. */
+  selectable?: boolean;
+  selected?: boolean;
+  onToggleSelect?: (m: Message) => void;
+  /** Briefly highlighted (scrolled to from a quote). */
+  highlighted?: boolean;
+}
+
+const Row = styled.div<{ $fromMe: boolean; $highlighted: boolean }>`
+  display: flex;
+  flex-direction: column;
+  align-items: ${(p) => (p.$fromMe ? 'flex-end' : 'flex-start')};
+  padding: 2px 12px;
+  border-radius: ${(p) => p.theme.radius.md};
+  transition: background 0.4s ease;
+  ${(p) => p.$highlighted && css`background: ${p.theme.colors.primarySoft};`}
+  .line { display: flex; align-items: center; gap: 6px; max-width: 100%; flex-direction: ${(p) => (p.$fromMe ? 'row-reverse' : 'row')}; }
+`;
+
+const Bubble = styled.div<{ $fromMe: boolean; $private: boolean; $deleted: boolean; $failed: boolean }>`
+  position: relative;
+  min-width: 90px;
+  max-width: min(560px, 78vw);
+  padding: 6px 10px 4px;
+  border-radius: 10px;
+  box-shadow: ${(p) => p.theme.shadow.sm};
+  word-break: break-word;
+  background: ${(p) => (p.$fromMe ? (p.theme.mode === 'dark' ? '#3a2a14' : '#FFF1DD') : p.theme.colors.surface)};
+  color: ${(p) => p.theme.colors.text};
+  ${(p) =>
+    p.$private &&
+    css`
+      background: ${p.theme.mode === 'dark' ? '#3b3517' : '#FFF8C4'};
+      border: 1px dashed ${p.theme.colors.warning};
+    `}
+  ${(p) => p.$failed && css`border: 1px solid ${p.theme.colors.danger};`}
+  ${(p) => p.$deleted && css`opacity: 0.75;`}
+  &:hover .menu-button { opacity: 1; }
+`;
+
+const Marker = styled.div<{ $tone?: 'warning' | 'muted' | 'danger' }>`
+  display: flex;
+  align-items: center;
+  gap: 4px;
+  margin-bottom: 2px;
+  font-size: ${(p) => p.theme.font.size.xs};
+  font-style: italic;
+  color: ${(p) => (p.$tone === 'warning' ? p.theme.colors.warning : p.$tone === 'danger' ? p.theme.colors.danger : p.theme.colors.textMuted)};
+`;
+
+const Sender = styled.div`
+  font-size: ${(p) => p.theme.font.size.xs};
+  font-weight: ${(p) => p.theme.font.weight.bold};
+  color: ${(p) => p.theme.colors.primary};
+  margin-bottom: 2px;
+`;
+
+const Quoted = styled.button<{ $fromMe: boolean }>`
+  display: block;
+  width: 100%;
+  margin: 2px 0 6px;
+  padding: 4px 8px;
+  border: none;
+  border-left: 4px solid ${(p) => (p.$fromMe ? p.theme.colors.primary : p.theme.colors.info)};
+  border-radius: ${(p) => p.theme.radius.sm};
+  background: rgba(127, 127, 127, 0.12);
+  color: inherit;
+  text-align: left;
+  cursor: pointer;
+  .who { font-size: ${(p) => p.theme.font.size.xs}; font-weight: ${(p) => p.theme.font.weight.bold}; color: ${(p) => (p.$fromMe ? p.theme.colors.primary : p.theme.colors.info)}; }
+  .what { font-size: ${(p) => p.theme.font.size.sm}; color: ${(p) => p.theme.colors.textMuted}; overflow: hidden; text-overflow: ellipsis; display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; }
+`;
+
+const Text = styled.div<{ $deleted: boolean }>`
+  white-space: pre-wrap;
+  ${(p) => p.$deleted && css`text-decoration: line-through; color: ${p.theme.colors.textMuted};`}
+`;
+
+const Meta = styled.div`
+  display: flex;
+  justify-content: flex-end;
+  align-items: center;
+  gap: 4px;
+  margin-top: 2px;
+  font-size: 11px;
+  color: ${(p) => p.theme.colors.textMuted};
+`;
+
+const Ack = styled.span<{ $level: AckLevel }>`
+  display: inline-flex;
+  color: ${(p) => (p.$level === 'read' ? '#34B7F1' : p.theme.colors.textMuted)};
+`;
+
+const FailHint = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  margin-top: 4px;
+  font-size: ${(p) => p.theme.font.size.xs};
+  color: ${(p) => p.theme.colors.danger};
+  button {
+    border: none;
+    background: none;
+    padding: 0;
+    color: inherit;
+    font-weight: ${(p) => p.theme.font.weight.bold};
+    text-decoration: underline;
+    cursor: pointer;
+  }
+`;
+
+const MenuButton = styled.button`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 28px;
+  height: 28px;
+  padding: 0;
+  border: none;
+  border-radius: 50%;
+  background: transparent;
+  color: ${(p) => p.theme.colors.textMuted};
+  cursor: pointer;
+  opacity: 0.35;
+  &:hover, &:focus-visible, &[aria-expanded='true'] { opacity: 1; background: rgba(127, 127, 127, 0.16); }
+`;
+
+const Reactions = styled.div<{ $fromMe: boolean }>`
+  display: flex;
+  gap: 4px;
+  margin-top: -4px;
+  padding: 0 8px;
+  z-index: 1;
+  span {
+    display: inline-flex;
+    align-items: center;
+    gap: 2px;
+    padding: 0 6px;
+    border-radius: ${(p) => p.theme.radius.round};
+    background: ${(p) => p.theme.colors.surface};
+    border: 1px solid ${(p) => p.theme.colors.border};
+    font-size: 13px;
+    line-height: 20px;
+  }
+`;
+
+const Select = styled.input`
+  width: 18px;
+  height: 18px;
+  flex: none;
+  accent-color: ${(p) => p.theme.colors.primary};
+`;
+
+const CallLine = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  color: ${(p) => p.theme.colors.danger};
+`;
+
+/** The ack icon of an outgoing message: 0 clock, 1 check, 2 double check, 3 and 4 coloured double check. */
+export function AckIcon({ ack }: { ack: number }) {
+  const { t } = useTranslation('inbox');
+  const level = ackLevel(ack);
+  const label = t(`conversation.ack.${level}`);
+  return (
+    <Ack $level={level} data-testid="ack" data-ack={level} title={label} aria-label={label} role="img">
+      <ConvIcon name={level === 'pending' ? 'clock' : level === 'sent' ? 'check' : 'doubleCheck'} size={15} />
+    </Ack>
+  );
+}
+
+/** Reactions grouped by emoji with their count. */
+export function groupReactions(reactions: Reaction[] | undefined): { emoji: string; count: number }[] {
+  const out = new Map<string, number>();
+  for (const r of reactions ?? []) if (r?.emoji) out.set(r.emoji, (out.get(r.emoji) ?? 0) + 1);
+  return [...out.entries()].map(([emoji, count]) => ({ emoji, count }));
+}
+
+/** WhatsApp-style `*bold*` spans of a text. */
+function formatText(text: string): ReactNode {
+  const parts = text.split(/(\*[^*\n]+\*)/g);
+  return parts.map((part, i) =>
+    /^\*[^*\n]+\*$/.test(part) ? <strong key={i}>{part.slice(1, -1)}</strong> : <Fragment key={i}>{part}</Fragment>,
+  );
+}
+
+const MEDIA_LABELS: Record<string, string> = {
+  image: 'conversation.media.image',
+  audio: 'conversation.media.audio',
+  video: 'conversation.media.video',
+  application: 'conversation.media.file',
+  document: 'conversation.media.file',
+  locationMessage: 'conversation.media.location',
+  contactMessage: 'conversation.media.contact',
+  multi_vcard: 'conversation.media.contact',
+};
+
+/** The content of a message by media type. */
+function Content({ message, onChatContact }: { message: Message; onChatContact?: (c: VCardContact) => void }) {
+  const { t } = useTranslation('inbox');
+  const { mediaType, mediaUrl, body } = message;
+  const caption = body && body !== message.mediaName ? <Text $deleted={message.isDeleted}>{formatText(body)}</Text> : null;
+  if (mediaType === 'locationMessage') {
+    const point = locationOf(message);
+    if (point) return <LocationCard point={point} />;
+  }
+  if (mediaType === 'contactMessage' || mediaType === 'multi_vcard') {
+    const cards = contactCardsOf(message);
+    if (cards.length)
+      return (
+        <div style={{ display: 'grid', gap: 6 }}>
+          {cards.map((c, i) => (
+            <ContactCard key={`${c.number}-${i}`} contact={c} onChat={onChatContact} />
+          ))}
+        </div>
+      );
+  }
+  if (mediaType === 'call_log') {
+    return (
+      <CallLine data-testid="missed-call">
+        <ConvIcon name="phoneMissed" size={18} />
+        {t('conversation.media.missedCall', { time: formatTime(message.createdAt) })}
+      </CallLine>
+    );
+  }
+  if (mediaUrl) {
+    if (mediaType === 'image' || mediaType === 'sticker') {
+      return (
+        <>
+          <ImageMedia url={mediaUrl} alt={message.mediaName ?? t('conversation.media.image')} />
+          {caption}
+        </>
+      );
+    }
+    if (mediaType === 'audio') return <AudioMedia url={mediaUrl} />;
+    if (mediaType === 'video') {
+      return (
+        <>
+          <VideoMedia url={mediaUrl} />
+          {caption}
+        </>
+      );
+    }
+    return (
+      <>
+        <FileMedia url={mediaUrl} name={message.mediaName || body || t('conversation.media.file')} />
+        {caption}
+      </>
+    );
+  }
+  return <Text $deleted={message.isDeleted}>{formatText(body ?? '')}</Text>;
+}
+
+/** A one-line summary of a quoted message. */
+function quotedSummary(q: NonNullable<Message['quotedMsg']>, t: (k: string) => string): string {
+  if (q.isDeleted) return t('conversation.deleted');
+  if (q.mediaType === 'contactMessage' || q.mediaType === 'multi_vcard') return t('conversation.media.contact');
+  if (q.mediaType === 'locationMessage') return t('conversation.media.location');
+  if (q.body && !/^BEGIN:VCARD/i.test(q.body)) return q.body;
+  const key = MEDIA_LABELS[q.mediaType];
+  return key ? t(key) : q.body ?? '';
+}
+
+/**
+ * One message of the conversation (spec 2-tickets.md §2): private notes visibly distinct, forwarded /
+ * edited / deleted markers, the quoted block (a click scrolls to the quoted message), media, time and ack
+ * icon, reactions under the bubble, a failed send with a retry hint, and the options menu (reply, forward,
+ * edit own text within 15 minutes, delete own messages).
+ */
+export const MessageBubble = memo(function MessageBubble(props: MessageBubbleProps) {
+  const { message: m, userId, admin = false, isGroup, selectable, selected, onToggleSelect, highlighted } = props;
+  const { t } = useTranslation('inbox');
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuAnchor = useRef<HTMLButtonElement>(null);
+  const reactions = groupReactions(m.reactions);
+  const editable = canEditMessage(m, userId);
+  const deletable = canDeleteMessage(m, userId, admin);
+  const failed = Boolean(m.sendError) && m.fromMe && !m.isPrivate;
+  const run = (fn?: (x: Message) => void) => () => {
+    setMenuOpen(false);
+    fn?.(m);
+  };
+  return (
+    <Row
+      $fromMe={m.fromMe}
+      $highlighted={Boolean(highlighted)}
+      id={`message-${m.id}`}
+      data-testid="message"
+      data-message-id={m.id}
+      data-from-me={m.fromMe}
+      data-private={m.isPrivate || undefined}
+    >
+      <div className="line">
+        {selectable ? (
+          <Select type="checkbox" checked={Boolean(selected)} onChange={() => onToggleSelect?.(m)} aria-label={t('conversation.forward.select')} data-testid="message-select" />
+        ) : null}
+        <Bubble $fromMe={m.fromMe} $private={m.isPrivate} $deleted={m.isDeleted} $failed={failed} data-testid="bubble">
+          {m.isPrivate ? (
+            <Marker $tone="warning" data-testid="private-marker">
+              <ConvIcon name="lock" size={12} />
+              {t('conversation.private')}
+            </Marker>
+          ) : null}
+          {m.isForwarded ? (
+            <Marker data-testid="forwarded-marker">
+              <ConvIcon name="forward" size={12} />
+              {t('conversation.forwarded')}
+            </Marker>
+          ) : null}
+          {!m.fromMe && isGroup && m.contact?.name ? <Sender>{m.contact.name}</Sender> : null}
+          {m.quotedMsg ? (
+            <Quoted type="button" $fromMe={m.quotedMsg.fromMe} onClick={() => props.onQuoteClick?.(m.quotedMsg!.id)} data-testid="quoted" data-quoted-id={m.quotedMsg.id}>
+              <div className="who">{m.quotedMsg.fromMe ? t('conversation.you') : (m.quotedMsg.contact?.name ?? '')}</div>
+              <div className="what">{quotedSummary(m.quotedMsg, t)}</div>
+            </Quoted>
+          ) : null}
+          {m.isDeleted ? (
+            <Marker $tone="danger" data-testid="deleted-marker">
+              <ConvIcon name="block" size={12} />
+              {t('conversation.deleted')}
+            </Marker>
+          ) : null}
+          <Content message={m} onChatContact={props.onChatContact} />
+          <Meta>
+            {m.isEdited ? <span data-testid="edited-marker">{t('conversation.edited')}</span> : null}
+            <time dateTime={m.createdAt}>{formatTime(m.createdAt)}</time>
+            {m.fromMe && !m.isPrivate ? <AckIcon ack={m.ack} /> : null}
+          </Meta>
+          {failed ? (
+            <FailHint role="alert" data-testid="send-error">
+              <ConvIcon name="alert" size={14} />
+              <span>{t('conversation.sendError')}</span>
+              {props.onRetry && isTextMessage(m) ? (
+                <button type="button" onClick={() => props.onRetry?.(m)}>
+                  {t('conversation.retry')}
+                </button>
+              ) : null}
+            </FailHint>
+          ) : null}
+        </Bubble>
+        {!selectable && (props.onReply || props.onForward || (editable && props.onEdit) || (deletable && props.onDelete)) ? (
+          <MenuButton
+            ref={menuAnchor}
+            type="button"
+            className="menu-button"
+            aria-label={t('conversation.menu.open')}
+            aria-haspopup="menu"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((o) => !o)}
+            data-testid="message-menu"
+          >
+            <ConvIcon name="more" size={18} />
+          </MenuButton>
+        ) : null}
+      </div>
+      {reactions.length ? (
+        <Reactions $fromMe={m.fromMe} data-testid="reactions" aria-label={t('conversation.reactions')}>
+          {reactions.map((r) => (
+            <span key={r.emoji} data-testid="reaction">
+              {r.emoji}
+              {r.count > 1 ? <small>{r.count}</small> : null}
+            </span>
+          ))}
+        </Reactions>
+      ) : null}
+      <Popover open={menuOpen} onClose={() => setMenuOpen(false)} anchorRef={menuAnchor} label={t('conversation.menu.open')} role="menu" align={m.fromMe ? 'end' : 'start'} width={200}>
+        {props.onReply && !m.isDeleted ? (
+          <MenuItem onClick={run(props.onReply)}>
+            <ConvIcon name="reply" size={18} />
+            {t('conversation.menu.reply')}
+          </MenuItem>
+        ) : null}
+        {props.onForward && !m.isDeleted ? (
+          <MenuItem onClick={run(props.onForward)}>
+            <ConvIcon name="forward" size={18} />
+            {t('conversation.menu.forward')}
+          </MenuItem>
+        ) : null}
+        {editable && props.onEdit ? (
+          <MenuItem onClick={run(props.onEdit)}>
+            <ConvIcon name="edit" size={18} />
+            {t('conversation.menu.edit')}
+          </MenuItem>
+        ) : null}
+        {deletable && props.onDelete ? (
+          <MenuItem onClick={run(props.onDelete)}>
+            <ConvIcon name="trash" size={18} />
+            {t('conversation.menu.delete')}
+          </MenuItem>
+        ) : null}
+      </Popover>
+    </Row>
+  );
+});

@@ -1,0 +1,58 @@
+import { isAdmin, type SessionUser } from '@atendo/web-api';
+import type { Ticket } from '../types';
+
+/**
+ * The signed-in user's facts the inbox's rules need (spec 2-tickets.md §6): profile, the allTicket and
+ * allowGroup flags and the ids of the queues (departments) the user serves.
+ */
+export interface Viewer {
+  id: number;
+  admin: boolean;
+  allTicket: boolean;
+  allowGroup: boolean;
+  queueIds: number[];
+}
+
+/** The viewer facts of a session user (null when signed out). */
+export function viewerOf(user: SessionUser | null | undefined): Viewer | null {
+  if (!user) return null;
+  return {
+    id: user.id,
+    admin: isAdmin(user),
+    allTicket: user.allTicket === 'enable',
+    allowGroup: user.allowGroup === true,
+    queueIds: (user.queues ?? []).map((q) => q.id),
+  };
+}
+
+/** Admins and allTicket users see every ticket of the company; they also get the show-all toggle. */
+export function seesAll(v: Viewer): boolean {
+  return v.admin || v.allTicket;
+}
+
+/** The show-all toggle appears only for those who may use it (permission tickets-manager:showall). */
+export function canShowAll(v: Viewer): boolean {
+  return seesAll(v);
+}
+
+/**
+ * Whether `v` may see ticket `t` (the server's rule, applied to live events so that a ticket leaving the
+ * viewer's departments leaves the lists): everyone-seers see all; group tickets need allowGroup; other
+ * tickets need no queue, one of the viewer's queues, or to be assigned to the viewer.
+ */
+export function canSeeTicket(v: Viewer, t: Pick<Ticket, 'isGroup' | 'queueId' | 'userId'>): boolean {
+  if (seesAll(v)) return true;
+  if (t.isGroup) return v.allowGroup;
+  return t.queueId === null || t.queueId === undefined || v.queueIds.includes(t.queueId) || t.userId === v.id;
+}
+
+/**
+ * Whether a new message of `t` notifies `v` (spec §6): the ticket is unassigned or the viewer's, and its
+ * queue is one of the viewer's or none; users with allTicket also hear pending tickets of any queue.
+ */
+export function notifiesViewer(v: Viewer, t: Pick<Ticket, 'isGroup' | 'queueId' | 'userId' | 'status'>): boolean {
+  if (!canSeeTicket(v, t)) return false;
+  if (t.userId !== null && t.userId !== undefined && t.userId !== v.id) return false;
+  if (t.queueId === null || t.queueId === undefined || v.queueIds.includes(t.queueId)) return true;
+  return v.allTicket && t.status === 'pending';
+}

@@ -59,7 +59,7 @@ export default definePlugin<ChannelsConfig>({
   configSchema: ChannelsConfigSchema,
   async register(ctx) {
     const settings = resolveSettings(ctx.config);
-    if ((!settings.appSecret || !settings.verifyToken) && ctx.kernel.nodeEnv !== 'production') {
+    if ((!settings.appSecret || !settings.verifyToken) && ctx.kernel.nodeEnv === 'development') {
       // Development and demo installs get their own random webhook secrets, kept in DATA_DIR (0600), so
       // `npm run replay` on this machine can sign fixtures without configuration. Production must set them.
       const local = localMetaSecrets(ctx.kernel.dataDir);

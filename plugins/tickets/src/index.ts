@@ -11,6 +11,7 @@ import { ticketTagRoutes } from './routes/ticket-tags';
 import { listRoutes } from './routes/list';
 import { messageRoutes } from './routes/messages';
 import { subscribeMessageResults } from './services/messages';
+import { subscribeInbound } from './services/inbound';
 
 /**
  * The tickets plugin: tickets (the full state machine), messages, ticket notes, ticket logs and ticket
@@ -32,6 +33,7 @@ export default definePlugin({
     await ticketTagRoutes(ctx.app, deps);
     await listRoutes(ctx.app, deps);
     await messageRoutes(ctx.app, deps);
-    ctx.onClose(await subscribeMessageResults(deps));
+    ctx.onClose(await subscribeMessageResults(deps, ctx.config));
+    ctx.onClose((await subscribeInbound(deps, ctx.config)).close);
   },
 });

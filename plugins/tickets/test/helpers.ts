@@ -14,6 +14,7 @@ import contactsPlugin from '@atendo/plugin-contacts/src';
 import connectionsPlugin from '@atendo/plugin-connections/src';
 import ticketsPlugin from '../src';
 import type { TicketRow, TicketStatus } from '../src/model';
+import { buildDeps, type TicketsDeps } from '../src/services/deps';
 
 /** The plugins a tickets kernel loads, in dependency order. */
 export const TICKETS_PLUGINS: PluginDefinition[] = [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin] as PluginDefinition[];
@@ -248,4 +249,17 @@ export async function insertMessage(
     })
     .returning('*');
   return { ...row, id: Number(row.id) };
+}
+
+/** The tickets plugin's service dependencies on a test kernel (for calling services and emits directly). */
+export function ticketsDeps(k: TestKernel): TicketsDeps {
+  return buildDeps({ db: k.db, bus: k.bus, realtime: k.realtime, identity: k.identity, uploads: undefined as never, log: k.app.log, services: k.services });
+}
+
+/** Creates `n` contacts of `companyId` in one insert (names `${prefix} 1..n`, unique numbers), in order. */
+export async function bulkContacts(k: TestKernel, companyId: number, n: number, prefix = 'Bulk'): Promise<ContactFixture[]> {
+  const tag = `${Date.now() % 1e6}${seq++ % 100}`.padStart(8, '0').slice(-8);
+  const rows = Array.from({ length: n }, (_, i) => ({ companyId, name: `${prefix} ${i + 1}`, number: `5521${tag}${String(i).padStart(4, '0')}`, isGroup: false, channel: 'whatsapp' }));
+  const out: ContactFixture[] = await k.db('contacts').insert(rows).returning(['id', 'name', 'number', 'isGroup']);
+  return out.sort((a, b) => a.id - b.id);
 }

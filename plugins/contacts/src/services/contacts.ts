@@ -86,6 +86,19 @@ export interface ContactsService {
    * once without `trx`). 400 ERR_VALIDATION for an empty or over-long number.
    */
   findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact>;
+  /**
+   * Added (additive, for the inbound pipeline): `findOrCreate` for many inputs of one company, whatever their
+   * number, in one read when every contact exists unchanged (else also one insert of the missing ones with
+   * `ON CONFLICT DO NOTHING` and one update of the changed ones), with the same rules: an existing contact
+   * gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different; race-safe (parallel
+   * calls give one row per number);
+   * `company-{cid}-contact` create/update events after `trx` commits (or at once). Answers one contact per
+   * input, in input order (inputs sharing a number share the contact; for them the last given fields win).
+   * 400 ERR_VALIDATION for an empty or over-long number.
+   */
+  findOrCreateMany?(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction): Promise<Contact[]>;
+  /** Added (additive): the contact whose stored `number` is exactly `number` (no reformatting), or undefined. */
+  getByNumber?(companyId: number, number: string): Promise<Contact | undefined>;
   /** The LGPD display mask (`5511987654321` -> `55119******21`); groups unchanged. */
   maskNumber(number: string, isGroup: boolean): string;
   /** True when `caller` must see masked numbers: profile user (not super) and lgpdHideNumber enabled. */
@@ -598,12 +611,103 @@ export class ContactStore implements ContactsService {
     return contact;
   }
 
+  async findOrCreateMany(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction): Promise<Contact[]> {
+    if (!inputs.length) return [];
+    type Wanted = { number: string; name: string | null; pic: string | null; lid: string | null; jid: string | null; channel: ContactChannel; isGroup: boolean };
+    const byNumber = new Map<string, Wanted>();
+    const numbers = inputs.map((input) => {
+      const number = String(input.number ?? '').trim();
+      if (!number || number.length > 100) throw new AppError('ERR_VALIDATION', 'number must have 1 to 100 characters');
+      const prev = byNumber.get(number);
+      byNumber.set(number, {
+        number,
+        name: input.name?.trim().slice(0, 255) || prev?.name || null,
+        pic: input.profilePicUrl || prev?.pic || null,
+        lid: input.lid || prev?.lid || null,
+        jid: input.remoteJid || prev?.jid || null,
+        channel: prev?.channel ?? input.channel,
+        isGroup: prev?.isGroup ?? input.isGroup ?? false,
+      });
+      return number;
+    });
+    // Sorted by number: concurrent callers lock the rows in one order (no deadlocks between them).
+    const wanted = [...byNumber.values()].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+    const q = trx ?? this.db;
+    const found = new Map<string, Contact>();
+    const rows = new Map<string, Record<string, unknown>>();
+    const events: { action: 'create' | 'update'; contact: Contact }[] = [];
+    // The common case (known contacts, nothing new about them) is this one read.
+    for (const r of (await q('contacts').where({ companyId }).whereIn('number', wanted.map((w) => w.number))) as Record<string, unknown>[]) rows.set(String(r.number), r);
+    const differs = (w: Wanted, r: Record<string, unknown>) =>
+      (w.name !== null && r.name !== w.name) || (w.pic !== null && r.profilePicUrl !== w.pic) || (w.lid !== null && r.lid !== w.lid) || (w.jid !== null && r.remoteJid !== w.jid);
+    const missing = wanted.filter((w) => !rows.has(w.number));
+    if (missing.length) {
+      const acceptAudio = await this.shouldAcceptAudio(companyId);
+      const created: Record<string, unknown>[] = await q('contacts')
+        .insert(missing.map((w) => ({ companyId, name: w.name ?? w.number, number: w.number, channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic, acceptAudioMessage: acceptAudio })))
+        .onConflict(['companyId', 'number'])
+        .ignore()
+        .returning('*');
+      for (const r of created) {
+        const c = this.toContact(r);
+        found.set(c.number, c);
+        events.push({ action: 'create', contact: c });
+      }
+      // Created meanwhile by another caller: read them (the insert waited for that caller's commit).
+      const raced = missing.filter((w) => !found.has(w.number)).map((w) => w.number);
+      if (raced.length) for (const r of (await q('contacts').where({ companyId }).whereIn('number', raced)) as Record<string, unknown>[]) rows.set(String(r.number), r);
+    }
+    const changes = wanted.filter((w) => !found.has(w.number) && rows.has(w.number) && differs(w, rows.get(w.number)!));
+    if (changes.length) {
+      const values = changes.map(() => '(?, ?, ?, ?, ?)').join(', ');
+      const { rows: updated } = await q.raw(
+        `UPDATE contacts AS c SET
+           name = COALESCE(i.name, c.name), profile_pic_url = COALESCE(i.pic, c.profile_pic_url),
+           lid = COALESCE(i.lid, c.lid), remote_jid = COALESCE(i.jid, c.remote_jid), updated_at = now()
+         FROM (VALUES ${values}) AS i(number, name, pic, lid, jid)
+         WHERE c.company_id = ? AND c.number = i.number
+           AND ((i.name IS NOT NULL AND c.name IS DISTINCT FROM i.name)
+             OR (i.pic IS NOT NULL AND c.profile_pic_url IS DISTINCT FROM i.pic)
+             OR (i.lid IS NOT NULL AND c.lid IS DISTINCT FROM i.lid)
+             OR (i.jid IS NOT NULL AND c.remote_jid IS DISTINCT FROM i.jid))
+         RETURNING c.*`,
+        [...changes.flatMap((w) => [w.number, w.name, w.pic, w.lid, w.jid]), companyId],
+      );
+      for (const r of updated as Record<string, unknown>[]) {
+        const c = this.toContact(camelRow(r));
+        found.set(c.number, c);
+        events.push({ action: 'update', contact: c });
+      }
+    }
+    for (const w of wanted) {
+      if (found.has(w.number)) continue;
+      const r = rows.get(w.number);
+      // A contact deleted between the statements: the single-row path recreates it.
+      found.set(w.number, r ? this.toContact(r) : await this.findOrCreate(companyId, { number: w.number, name: w.name, channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic }, trx));
+    }
+    if (events.length) {
+      const send = () => events.forEach((e) => this.emit(companyId, e));
+      if (trx) trx.executionPromise.then(send, () => undefined);
+      else send();
+    }
+    return numbers.map((n) => found.get(n)!);
+  }
+
+  async getByNumber(companyId: number, number: string): Promise<Contact | undefined> {
+    const n = String(number ?? '').trim();
+    if (!n || n.length > 100) return undefined;
+    const row = await this.db('contacts').where({ companyId, number: n }).first();
+    return row ? this.toContact(row) : undefined;
+  }
+
   /** The narrow service other plugins use. */
   service(): ContactsService {
     return {
       get: (c, id) => this.get(c, id),
       getMany: (c, ids) => this.getMany(c, ids),
       findOrCreate: (c, input, trx) => this.findOrCreate(c, input, trx),
+      findOrCreateMany: (c, inputs, trx) => this.findOrCreateMany(c, inputs, trx),
+      getByNumber: (c, number) => this.getByNumber(c, number),
       maskNumber: (n, g) => maskNumber(n, g),
       shouldMask: (c, caller) => this.shouldMask(c, caller),
       tagsOf: (c, ids) => this.tagsOf(c, ids),

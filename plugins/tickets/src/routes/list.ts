@@ -10,7 +10,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
  * `preValidation` hook of the list routes: array parameters sent as one JSON string (`queueIds=[1,2]`,
  * the product family's client) become arrays before the schema validates them item by item. Blank
  * values count as absent; a single plain value (`queueIds=3`) and repeated keys are left to the schema
- * (which coerces them). Malformed JSON answers 400 ERR_VALIDATION.
+ * (which coerces them). Malformed JSON and nested arrays or objects answer 400 ERR_VALIDATION.
  */
 export async function parseJsonArrayParams(req: FastifyRequest): Promise<void> {
   const q = req.query as Record<string, unknown> | undefined;
@@ -22,11 +22,17 @@ export async function parseJsonArrayParams(req: FastifyRequest): Promise<void> {
     if (s === '') {
       delete q[key];
     } else if (s.startsWith('[')) {
+      let parsed: unknown;
       try {
-        q[key] = JSON.parse(s) as unknown;
+        parsed = JSON.parse(s);
       } catch {
         throw new AppError('ERR_VALIDATION', `querystring/${key} must be a JSON array`);
       }
+      // Nested arrays or objects would be unwrapped by the query coercion: refuse them here.
+      if (Array.isArray(parsed) && parsed.some((x) => x !== null && typeof x === 'object')) {
+        throw new AppError('ERR_VALIDATION', `querystring/${key} must be a flat JSON array`);
+      }
+      q[key] = parsed;
     }
   }
 }

@@ -3,6 +3,8 @@ import { AppError, companyEvent } from '@atendo/sdk';
 import type { TicketLogType, TicketRow, Viewer } from '../model';
 import { ticketAudiences } from '../visibility';
 import type { TicketsDeps } from './deps';
+import type { Contact } from '@atendo/plugin-contacts';
+import type { Connection } from '@atendo/plugin-connections';
 
 /**
  * Shared building blocks of the tickets plugin: loading a ticket inside the caller's company, the viewer
@@ -37,17 +39,30 @@ export async function logTicket(trx: Knex | Knex.Transaction, t: Pick<TicketRow,
  * {id, name, channel, groupAsTicket}. One batched call per related service, whatever the page size.
  * `maskNumbers`: replace contact numbers per the lgpdHideNumber rule.
  */
-export async function serializeTickets(deps: TicketsDeps, companyId: number, rows: TicketRow[], opts: { maskNumbers?: boolean } = {}): Promise<Record<string, unknown>[]> {
+export async function serializeTickets(
+  deps: TicketsDeps,
+  companyId: number,
+  rows: TicketRow[],
+  opts: {
+    maskNumbers?: boolean;
+    /** Added (additive): the rows' contacts and connections when the caller has them already (no re-read). */
+    known?: { contacts?: Contact[]; connections?: Pick<Connection, 'id' | 'name' | 'channel' | 'groupAsTicket'>[] };
+  } = {},
+): Promise<Record<string, unknown>[]> {
   if (!rows.length) return [];
   const contactIds = [...new Set(rows.map((r) => r.contactId))];
   const userIds = [...new Set(rows.map((r) => r.userId).filter((x): x is number => x !== null))];
   const queueIds = [...new Set(rows.map((r) => r.queueId).filter((x): x is number => x !== null))];
+  const knownContacts = opts.known?.contacts;
+  const haveContacts = knownContacts !== undefined && contactIds.every((id) => knownContacts.some((c) => c.id === id));
+  const knownConnections = opts.known?.connections;
+  const haveConnections = knownConnections !== undefined && rows.every((r) => r.whatsappId === null || knownConnections.some((c) => c.id === r.whatsappId));
   const [contacts, contactTags, users, queues, connections, tagLinks] = await Promise.all([
-    deps.contacts.getMany(companyId, contactIds),
+    haveContacts ? Promise.resolve(knownContacts) : deps.contacts.getMany(companyId, contactIds),
     deps.contacts.tagsOf(companyId, contactIds),
     userIds.length ? deps.identity.listUsers(companyId, userIds) : Promise.resolve([]),
     Promise.all(queueIds.map((id) => deps.queues.getQueue(companyId, id))),
-    deps.connections.list(companyId),
+    haveConnections ? Promise.resolve(knownConnections) : deps.connections.list(companyId),
     deps.db('ticketTags').whereIn('ticketId', rows.map((r) => r.id)).where({ companyId }).select('ticketId', 'tagId'),
   ]);
   const tagIds = [...new Set((tagLinks as { tagId: number }[]).map((l) => l.tagId))];

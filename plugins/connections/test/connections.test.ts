@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginDefinition } from '@atendo/sdk';
-import { collectEvents, createTestKernel, nextEvent, type TestKernel, type TestUser } from '@atendo/testing';
+import { collectEvents, createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { sortPlugins } from '@atendo/core/src/plugins/loader';
 import connectionsPlugin, { seedConnections, type ConnectionsService } from '../src/index';
 
@@ -163,12 +163,18 @@ describe('connections plugin', () => {
     const { admin, companyId } = await k.createCompany();
     const socket = await k.socket(admin.token, base);
     const defaults = async () => (await k.db('whatsapps').where({ companyId, isDefault: true }).select('id')).map((r) => r.id);
+    // Events are delivered asynchronously (over RabbitMQ in CI): before each observation window, wait for
+    // the event of the previous step so that no late event leaks into the window.
+    const all: Json[] = [];
+    socket.on(`company-${companyId}-whatsapp`, (e: Json) => all.push(e));
+    const settled = (pred: (e: Json) => boolean) => waitFor(() => all.some(pred), 5000);
     try {
       const first = await create(admin);
       expect(first.isDefault).toBe(true);
       const second = await create(admin);
       expect(second.isDefault).toBe(false);
       expect(await defaults()).toEqual([first.id]);
+      await settled((e) => e.action === 'update' && e.whatsapp.id === second.id);
 
       const events = collectEvents<Json>(socket, `company-${companyId}-whatsapp`, 600);
       const third = await create(admin, { isDefault: true });
@@ -195,6 +201,8 @@ describe('connections plugin', () => {
       await k.as(admin, 'DELETE', `/whatsapp/${racing[3].json().id}`);
       expect((await defaults()).length).toBe(1);
       const current = (await defaults())[0];
+      await settled((e) => e.action === 'delete' && e.whatsappId === racing[3].json().id);
+      await new Promise((r) => setTimeout(r, 200));
 
       const promoted = collectEvents<Json>(socket, `company-${companyId}-whatsapp`, 600);
       expect((await k.as(admin, 'DELETE', `/whatsapp/${current}`)).statusCode).toBe(200);

@@ -21,7 +21,13 @@
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), AMQP_URL (RabbitMQ; unset: in-process bus),
  * BENCH_CONCURRENCY ("50,200,500"), BENCH_DURATION (seconds per stage, 10), BENCH_WARMUP (seconds, 3),
  * BENCH_SOCKETS (admin sockets, 10), BENCH_CONTACTS (1000), DB_POOL_MAX (kernel pool, 10),
- * BENCH_MODE ("webhook" or "bus"; default webhook when plugins/channels loads).
+ * BENCH_MODE ("webhook" or "bus"; default webhook when plugins/channels loads), BENCH_TRACE (1: the kernel
+ * prints its SQL statements by count after each stage), BENCH_CPU_PROF (a folder: the kernel writes a V8
+ * CPU profile there).
+ *
+ * Besides throughput and latency it prints the CPU time one message costs the kernel process, the
+ * PostgreSQL backends of the benchmark database and RabbitMQ (from /proc), and the load driver itself, with
+ * the load average: on a shared machine, CPU per message is the figure to compare between runs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -166,6 +172,7 @@ interface StageResult {
   'kernel CPU ms/msg': number;
   'PG CPU ms/msg': number;
   'driver CPU ms/msg': number;
+  'RabbitMQ CPU ms/msg'?: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -347,6 +354,23 @@ async function pgCpuMs(check: ReturnType<typeof knexFactory>, dbName: string): P
   return total;
 }
 
+/** CPU time (ms) of the local RabbitMQ server (`beam.smp`) so far, or undefined when none runs here. */
+function rabbitCpuMs(): number | undefined {
+  const fs = require('node:fs') as typeof import('node:fs');
+  let total: number | undefined;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(beam.smp)')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total = (total ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return total;
+}
+
 async function main(): Promise<void> {
   const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
   const dbName = `atendo_bench_inbound_${process.pid}_${Date.now().toString(36)}`;
@@ -408,10 +432,12 @@ async function main(): Promise<void> {
       const k0 = await memOf(child);
       const pg0 = await pgCpuMs(check, dbName);
       const d0 = process.cpuUsage();
+      const r0 = ready.busKind === 'rabbitmq' ? rabbitCpuMs() : undefined;
       const { sent, elapsed } = await load.stage(c, DURATION);
       const dCpu = process.cpuUsage(d0);
       const k1 = await memOf(child);
       const pg1 = await pgCpuMs(check, dbName);
+      const r1 = r0 !== undefined ? rabbitCpuMs() : undefined;
       const storedAtEnd = Number((await check('messages').count({ n: '*' }).first())!.n) - before;
       const events0 = load.latencies.length;
       // Let stragglers land before checking.
@@ -452,10 +478,11 @@ async function main(): Promise<void> {
         'kernel CPU ms/msg': Number(((k1.cpuMicros - k0.cpuMicros) / 1000 / Math.max(1, storedAtEnd)).toFixed(2)),
         'PG CPU ms/msg': Number(((pg1 - pg0) / Math.max(1, storedAtEnd)).toFixed(2)),
         'driver CPU ms/msg': Number(((dCpu.user + dCpu.system) / 1000 / Math.max(1, storedAtEnd)).toFixed(2)),
+        ...(r0 !== undefined && r1 !== undefined ? { 'RabbitMQ CPU ms/msg': Number(((r1 - r0) / Math.max(1, storedAtEnd)).toFixed(2)) } : {}),
       };
       rows.push(row);
       console.log(
-        `${row.stage}: ${row['msg/s stored']} msg/s stored, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, lost ${lost}, dup rows ${dupRows}, dup events ${dupEvents}, http errors ${row['http errors']}, kernel RSS ${row['kernel RSS MiB']} MiB; CPU per message: kernel ${row['kernel CPU ms/msg']} ms, PostgreSQL ${row['PG CPU ms/msg']} ms, load driver ${row['driver CPU ms/msg']} ms; load average ${os.loadavg()[0].toFixed(1)}`,
+        `${row.stage}: ${row['msg/s stored']} msg/s stored, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, lost ${lost}, dup rows ${dupRows}, dup events ${dupEvents}, http errors ${row['http errors']}, kernel RSS ${row['kernel RSS MiB']} MiB; CPU per message: kernel ${row['kernel CPU ms/msg']} ms, PostgreSQL ${row['PG CPU ms/msg']} ms, load driver ${row['driver CPU ms/msg']} ms${row['RabbitMQ CPU ms/msg'] !== undefined ? `, RabbitMQ ${row['RabbitMQ CPU ms/msg']} ms` : ''}; load average ${os.loadavg()[0].toFixed(1)}`,
       );
       for (const m of load.counts) for (const w of sent) m.delete(w);
     }

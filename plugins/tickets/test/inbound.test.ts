@@ -561,8 +561,10 @@ describe('tickets: inbound pipeline', () => {
     await waitFor(async () => (await k.db('whatsapps').where({ id: conn.id }).first()).status === 'CONNECTED');
     expect((await k.db('whatsapps').where({ id: conn.id }).first()).qrcode).toBe('');
     await publish(connEnv('account_error'));
+    // A report older than the one applied last (envelopes run concurrently) does not win.
+    await publish({ ...connEnv('qrcode', 'OLD-QR'), occurredAt: new Date(Date.now() - 60_000).toISOString() });
     await settle(A);
-    expect((await k.db('whatsapps').where({ id: conn.id }).first()).status).toBe('CONNECTED');
+    expect(await k.db('whatsapps').where({ id: conn.id }).first()).toMatchObject({ status: 'CONNECTED', qrcode: '' });
   });
 
   test('invalid envelopes and envelopes naming another company\'s connection are dead-lettered; the consumer keeps working', async () => {

@@ -92,6 +92,11 @@ const MAX_CONCURRENT_BATCHES = 2;
 const MIN_OVERLAP_BATCH = 8;
 /** ... at most this long (milliseconds). */
 const LINGER_MS = 3;
+/**
+ * How long the lgpdHideNumber setting is reused for socket payloads (milliseconds; the ticket lists cache it
+ * 5 s too): one read per company and second instead of one per batch.
+ */
+const LGPD_TTL_MS = 1_000;
 /** Bus events (`message.received`, `ticket.*`) awaiting their publisher confirm before the next events wait. */
 const MAX_UNCONFIRMED = 2_000;
 /** Batches whose live events may wait behind the current one before new commits wait for them (back-pressure). */
@@ -304,6 +309,10 @@ export class InboundPipeline {
   private emitBacklog = 0;
   private lingerTimer: NodeJS.Timeout | undefined;
   private lingered = false;
+  private readonly lgpd = new Map<number, { value: boolean; at: number }>();
+  /** Connection status reports: the pending chain and the time of the last applied report, per connection. */
+  private readonly statusChains = new Map<string, Promise<void>>();
+  private readonly statusAt = new Map<string, number>();
   /** Bus events published and not yet confirmed. */
   private readonly publishing = new Set<Promise<void>>();
 
@@ -740,7 +749,7 @@ export class InboundPipeline {
       const contacts = [...new Map(stored.map((s) => [s.p.contact.id, s.p.contact])).values()];
       const connections = [...new Map(stored.map((s) => [s.p.conn.id, s.p.conn])).values()];
       const [mask, messages] = await Promise.all([
-        deps.identity.getCompanySetting(companyId, 'lgpdHideNumber').then((v) => v === 'enabled'),
+        this.masksNumbers(companyId),
         this.wireMessages(companyId, stored, a.tickets),
       ]);
       const wire = await serializeTickets(deps, companyId, ticketRows, { maskNumbers: mask, known: { contacts, connections } });
@@ -781,6 +790,16 @@ export class InboundPipeline {
       .catch((err: unknown) => this.deps.log.error({ err, topic }, 'inbound: publishing a bus event failed'))
       .finally(() => this.publishing.delete(p));
     this.publishing.add(p);
+  }
+
+  /** The company's lgpdHideNumber setting (masked numbers in socket payloads), cached for LGPD_TTL_MS. */
+  private async masksNumbers(companyId: number): Promise<boolean> {
+    const hit = this.lgpd.get(companyId);
+    if (hit && Date.now() - hit.at < LGPD_TTL_MS) return hit.value;
+    const value = (await this.deps.identity.getCompanySetting(companyId, 'lgpdHideNumber')) === 'enabled';
+    if (this.lgpd.size > 10_000) this.lgpd.clear();
+    this.lgpd.set(companyId, { value, at: Date.now() });
+    return value;
   }
 
   /**
@@ -914,11 +933,29 @@ export class InboundPipeline {
       this.deps.log.warn({ companyId: env.companyId, connectionId: env.connectionId, status: c.status.slice(0, 50) }, 'inbound: unknown connection status ignored');
       return;
     }
+    // Reports of one connection apply one at a time and never backwards in time (the consumer runs up to 32
+    // envelopes at once, so a late `qrcode` must not overwrite a newer `CONNECTED`).
+    const key = `${env.companyId}:${env.connectionId}`;
+    const run = (this.statusChains.get(key) ?? Promise.resolve()).then(() => this.applyConnectionStatus(env, status, occurredAt(env).getTime()));
+    const chain = run.catch(() => undefined);
+    this.statusChains.set(key, chain);
+    void chain.then(() => {
+      if (this.statusChains.get(key) === chain) this.statusChains.delete(key);
+    });
+    return run;
+  }
+
+  private async applyConnectionStatus(env: Envelope, status: string, at: number): Promise<void> {
+    const key = `${env.companyId}:${env.connectionId}`;
+    if ((this.statusAt.get(key) ?? -Infinity) > at) return;
+    const c = env.connection!;
     try {
       await this.deps.connections.updateStatus(env.companyId, env.connectionId, {
         status,
         ...(status === 'qrcode' ? { qrcode: c.qrcode ?? '' } : status === 'CONNECTED' ? { qrcode: '' } : {}),
       });
+      if (this.statusAt.size > 10_000) this.statusAt.clear();
+      this.statusAt.set(key, at);
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === 'ERR_NO_WAPP_FOUND' || code === 'ERR_VALIDATION') throw new PermanentError(`connection status not applied: ${code}`, { cause: err });

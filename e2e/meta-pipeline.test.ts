@@ -27,6 +27,7 @@ const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, 'whatsa
 const SECRET = randomBytes(16).toString('hex');
 const PHONE_A = '200000000000001';
 const PHONE_B = '200000000000002';
+const PAGE_A = '300000000000001';
 const TOKEN_A = 'EAAG-test-token-' + randomBytes(6).toString('hex');
 // Shared by both kernel processes of the fan-out test (same database, bus exchange and secrets).
 const SHARED_ENV = {
@@ -58,6 +59,11 @@ function startGraph(calls: GraphCall[]): Promise<Server> {
       }
       calls.push({ path: req.url ?? '', auth: req.headers.authorization, body });
       res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET') {
+        // Messenger profile lookup: /{psid}?fields=first_name,last_name,profile_pic
+        res.end(JSON.stringify({ first_name: 'Maria', last_name: 'Souza', profile_pic: 'https://example.invalid/p.jpg', id: (req.url ?? '').split('?')[0].split('/').pop() }));
+        return;
+      }
       res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.OUT${++n}` }] }));
     });
   });
@@ -92,6 +98,8 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
       const res = await k.as(admin, 'POST', '/whatsapp', { name: `Cloud ${phone}`, channel: 'whatsappapi', facebookPageUserId: phone, facebookUserToken: admin === adminA ? TOKEN_A : 'other-token' });
       expect(res.statusCode).toBe(200);
     }
+    const page = await k.as(adminA, 'POST', '/whatsapp', { name: 'Messenger A', channel: 'facebook', facebookPageUserId: PAGE_A, facebookUserToken: TOKEN_A });
+    expect(page.statusCode).toBe(200);
     const base = await k.listen();
     sockA = await k.socket(adminA.token, base);
     sockB = await k.socket(adminB.token, base);
@@ -174,6 +182,16 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
     const close = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'closed', sendFarewellMessage: false });
     expect(close.statusCode).toBe(200);
     expect(close.json().status).toBe('closed');
+
+    // A Messenger message: the webhook has no name; the contact gets it from the Graph profile.
+    const messenger = JSON.parse(readFileSync(join(FIXTURES, 'messenger', 'text.json'), 'utf8')) as Record<string, unknown>;
+    expect((await post(messenger, PAGE_A)).statusCode).toBe(200);
+    const named = await waitFor(async () => {
+      const c = await k.db('contacts').where({ companyId: cid, channel: 'facebook' }).first();
+      return c?.name === 'Maria Souza' ? c : undefined;
+    }, 10000);
+    expect(named.number).toBe('9990000000000017');
+    expect(calls.some((c) => c.path.startsWith('/9990000000000017') && c.auth === `Bearer ${TOKEN_A}`)).toBe(true);
 
     // Company B saw nothing of company A.
     expect(seenB.filter((e) => e.includes('appMessage') || e.includes('ticket'))).toEqual([]);

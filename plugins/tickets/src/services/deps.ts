@@ -21,6 +21,8 @@ export interface TicketsDeps {
   contacts: ContactsService;
   connections: ConnectionsService;
   tags: TagsService;
+  /** The registry, for optional services looked up at call time (e.g. 'channels' for contact profiles). */
+  services?: ServiceRegistry;
 }
 
 export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identity: IdentityService; uploads: UploadService; log: FastifyBaseLogger; services: ServiceRegistry }): TicketsDeps {
@@ -35,5 +37,6 @@ export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identit
     contacts: ctx.services.get<ContactsService>('contacts'),
     connections: ctx.services.get<ConnectionsService>('connections'),
     tags: ctx.services.get<TagsService>('tags'),
+    services: ctx.services,
   };
 }

@@ -427,7 +427,10 @@ export class InboundPipeline {
     if (!open.length) return;
     try {
       const announce = await this.processBatch(open);
-      if (announce) await this.announceLater(announce);
+      if (announce) {
+        await this.announceLater(announce);
+        this.enrichProfiles(announce.stored);
+      }
       for (const i of open) i.resolve();
     } catch (err) {
       if (open.length === 1) {
@@ -718,6 +721,39 @@ export class InboundPipeline {
       finalTickets.set(t.id, t);
     }
     return { stored, tickets: finalTickets, opened };
+  }
+
+  /** Contacts whose Graph profile was asked for recently (companyId:contactId -> ms), bounded. */
+  private readonly profileAsked = new Map<string, number>();
+
+  /**
+   * Messenger and Instagram webhooks carry no sender name: after commit, contacts still named by their
+   * id get their name (and picture) from the Graph profile through the `channels` service, when that
+   * plugin is loaded. Fire-and-forget, at most once per contact every 10 minutes; failures are logged.
+   * `contacts.findOrCreate` updates the name and pushes `company-{id}-contact`.
+   */
+  private enrichProfiles(stored: Stored[]): void {
+    const registry = this.deps.services;
+    if (!registry?.has('channels')) return;
+    const channels = registry.get<{ fetchProfile(companyId: number, connectionId: number, externalId: string): Promise<{ name?: string; pictureUrl?: string } | undefined> }>('channels');
+    for (const { p } of stored) {
+      const c = p.contact;
+      if (p.fromMe || p.env.thread.isGroup || (p.env.channel !== 'facebook' && p.env.channel !== 'instagram')) continue;
+      if (c.name && c.name !== c.number) continue;
+      const key = `${p.env.companyId}:${c.id}`;
+      const last = this.profileAsked.get(key);
+      if (last !== undefined && Date.now() - last < 10 * 60_000) continue;
+      if (this.profileAsked.size >= 10_000) this.profileAsked.clear();
+      this.profileAsked.set(key, Date.now());
+      channels
+        .fetchProfile(p.env.companyId, p.env.connectionId, p.env.thread.externalId)
+        .then((profile) =>
+          profile?.name
+            ? this.deps.contacts.findOrCreate(p.env.companyId, { number: c.number, name: profile.name, channel: p.env.channel, isGroup: false, profilePicUrl: profile.pictureUrl })
+            : undefined,
+        )
+        .catch((err: unknown) => this.deps.log.debug({ err, contactId: c.id }, 'inbound: profile lookup failed'));
+    }
   }
 
   /**

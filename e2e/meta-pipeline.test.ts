@@ -39,6 +39,9 @@ const SHARED_ENV = {
 };
 const PLUGINS = [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, channelsPlugin];
 
+/** A valid 1x1 PNG (the upload store sniffs real bytes). */
+const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 interface GraphCall {
   path: string;
   auth: string | undefined;
@@ -59,6 +62,17 @@ function startGraph(calls: GraphCall[]): Promise<Server> {
       }
       calls.push({ path: req.url ?? '', auth: req.headers.authorization, body });
       res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET' && (req.url ?? '').startsWith('/media-bytes/')) {
+        res.setHeader('content-type', 'image/png');
+        res.end(TINY_PNG);
+        return;
+      }
+      if (req.method === 'GET' && (req.url ?? '').startsWith('/1709782812782215')) {
+        // WhatsApp Cloud media lookup: a short-lived URL of the bytes.
+        const port = (server.address() as AddressInfo).port;
+        res.end(JSON.stringify({ url: `http://127.0.0.1:${port}/media-bytes/1709782812782215`, mime_type: 'image/png', id: '1709782812782215' }));
+        return;
+      }
       if (req.method === 'GET') {
         // Messenger profile lookup: /{psid}?fields=first_name,last_name,profile_pic
         res.end(JSON.stringify({ first_name: 'Maria', last_name: 'Souza', profile_pic: 'https://example.invalid/p.jpg', id: (req.url ?? '').split('?')[0].split('/').pop() }));
@@ -143,6 +157,15 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
     await new Promise((r) => setTimeout(r, 700));
     expect(Number((await k.db('messages').where({ companyId: cid }).count({ n: '*' }))[0].n)).toBe(1);
     expect(Number((await k.db('tickets').where({ companyId: cid }).count({ n: '*' }))[0].n)).toBe(1);
+
+    // An image: the media is downloaded through the Graph API into the upload store and served signed.
+    expect((await post(fixture('image-with-caption.json'), PHONE_A)).statusCode).toBe(200);
+    const image = (await waitFor(() => seenA.find((e) => e.event === `company-${cid}-appMessage` && e.payload.action === 'create' && e.payload.message.mediaType === 'image'), 10000)) as { payload: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(image.payload.message.mediaUrl).toMatch(/\/public\/company\d+\/messages\//);
+    const file = await k.app.inject({ method: 'GET', url: new URL(image.payload.message.mediaUrl).pathname + new URL(image.payload.message.mediaUrl).search });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect(calls.some((c) => c.path.startsWith('/1709782812782215') && c.auth === `Bearer ${TOKEN_A}`)).toBe(true);
 
     // The ticket has no queue (the connection has none): accepting asks for one, then takes it.
     const noQueue = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id });

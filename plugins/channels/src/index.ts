@@ -6,12 +6,14 @@ import type { ConnectionsService } from '@atendo/plugin-connections';
 import { ChannelsConfigSchema, resolveSettings, type ChannelsConfig } from './config';
 import { channelAdapters } from './registry';
 import { webhookRoutes } from './routes/webhook';
+import { AccountCache } from './services/account-cache';
 import { startInboundConsumer } from './services/inbound';
 import { startOutboundConsumer } from './services/outbound';
 
 export { channelAdapters, registerChannelAdapter, META_OBJECT_CHANNEL, META_OUTBOUND_CHANNELS } from './registry';
 export { resolveSettings, ChannelsConfigSchema, type ChannelsConfig, type ChannelsSettings } from './config';
 export { WEBHOOK_TOPIC, WEBHOOK_BODY_LIMIT, type WebhookEvent } from './routes/webhook';
+export { AccountCache, ACCOUNT_CACHE_TOPICS, type AccountCacheOptions } from './services/account-cache';
 export { WEBHOOK_QUEUE, inboundTopic, processWebhook, type InboundResult } from './services/inbound';
 export { OUTBOUND_QUEUE, SEND_TOPIC, SENT_TOPIC, FAILED_TOPIC, handleSend, type MessageSentEvent, type MessageFailedEvent } from './services/outbound';
 
@@ -52,6 +54,9 @@ export function localMetaSecrets(dataDir: string): { appSecret: string; verifyTo
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return { ...secrets, file };
 }
+
+/** Largest inbound media file downloaded (WhatsApp Cloud's own limit for documents is 100 MB; ours is lower). */
+const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 
 export default definePlugin<ChannelsConfig>({
   id: 'channels',
@@ -95,8 +100,22 @@ export default definePlugin<ChannelsConfig>({
     });
 
     await webhookRoutes(ctx.app, { settings, bus: ctx.bus, log: ctx.log });
+    // Webhook routing lookups (one per entry otherwise) are cached; connection.* events (broadcast, so
+    // every node hears them) invalidate. Subscribed before the consumer starts.
+    const accounts = new AccountCache(connections);
     const subscriptions = [
-      await startInboundConsumer({ bus: ctx.bus, log: ctx.log, connections, adapters: channelAdapters, retries: settings.webhookRetries, retryDelayMs: settings.webhookRetryDelayMs, queue: settings.webhookQueue }),
+      await accounts.subscribe(ctx.bus, ctx.log),
+      await startInboundConsumer({
+        bus: ctx.bus,
+        log: ctx.log,
+        connections,
+        accounts,
+        adapters: channelAdapters,
+        retries: settings.webhookRetries,
+        retryDelayMs: settings.webhookRetryDelayMs,
+        queue: settings.webhookQueue,
+        media: { uploads: ctx.uploads, connections, log: ctx.log, graphUrl: settings.graphUrl, timeoutMs: settings.timeoutMs, maxBytes: MEDIA_MAX_BYTES },
+      }),
       await startOutboundConsumer({
         bus: ctx.bus,
         log: ctx.log,

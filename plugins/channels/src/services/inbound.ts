@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { envelopeErrors, isEnvelope, PermanentError, RetryableError, type Bus, type BusMessage, type Channel, type ChannelAdapter, type Envelope, type Subscription } from '@atendo/sdk';
 import type { ConnectionsService } from '@atendo/plugin-connections';
 import { META_OBJECT_CHANNEL } from '../registry';
+import type { AccountCache } from './account-cache';
+import { downloadInboundMedia, type MediaDeps } from './media';
 import { WEBHOOK_TOPIC, type WebhookEvent } from '../routes/webhook';
 
 /** Queue of the webhook consumer (without `queuePrefix`). */
@@ -23,6 +25,10 @@ export interface InboundDeps {
   retryDelayMs: number;
   /** Queue name (default WEBHOOK_QUEUE). */
   queue?: string;
+  /** Cache of the account-id lookups (without one, every entry queries the connections service). */
+  accounts?: AccountCache;
+  /** Downloads inbound media into the upload store before publishing (without it, media stay remote). */
+  media?: MediaDeps;
 }
 
 /** Counts of one processed body (returned for logs and tests). */
@@ -35,7 +41,7 @@ export interface InboundResult {
 /**
  * Processes one queued webhook body: decode, parse, pick the adapter by `object`, then entry by entry
  * (each in its own try/catch, so a malformed entry never stops the others): look the entry's account ids up
- * through the connections service (unknown ids: warning, entry skipped), normalize, check each envelope
+ * through the connections service, via `deps.accounts` (AccountCache) when given (unknown ids: warning, entry skipped), normalize, check each envelope
  * against the SDK `Envelope` schema (`isEnvelope`, TypeBox Value.Check) (invalid ones logged and dropped), and publish it on
  * `channel.inbound.<channel>.<kind>` with message id = its idempotency key.
  *
@@ -71,7 +77,7 @@ export async function processWebhook(deps: InboundDeps, message: BusMessage<Webh
         if (known.has(accountId)) continue;
         let ref;
         try {
-          ref = await deps.connections.findByExternalAccount(channel, accountId);
+          ref = deps.accounts ? await deps.accounts.find(channel, accountId) : await deps.connections.findByExternalAccount(channel, accountId);
         } catch (err) {
           throw new RetryableError('connection lookup failed', { cause: err });
         }
@@ -106,6 +112,10 @@ export async function processWebhook(deps: InboundDeps, message: BusMessage<Webh
     // WhatsApp body may hold 1000 statuses).
     for (let j = 0; j < valid.length; j += PUBLISH_BATCH) {
       const batch = valid.slice(j, j + PUBLISH_BATCH);
+      if (deps.media) {
+        const media = deps.media;
+        await Promise.all(batch.map((e) => downloadInboundMedia(media, e)));
+      }
       try {
         await Promise.all(batch.map((e) => deps.bus.publish(inboundTopic(e), e, { id: e.idempotencyKey, headers: { companyId: String(e.companyId) } })));
       } catch (err) {

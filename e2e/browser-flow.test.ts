@@ -14,12 +14,10 @@
  * page error and no console error but the browser's own "Failed to load resource ... 4xx" lines.
  * Skipped, with a message, when /usr/bin/chromium is absent.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -31,13 +29,10 @@ import connectionsPlugin from '@atendo/plugin-connections/src';
 import ticketsPlugin from '@atendo/plugin-tickets/src';
 import channelsPlugin from '@atendo/plugin-channels/src';
 import { createWebServer, ROOT_DIR } from '../shell/serve';
+import { browserDescribe, buildWeb, freePort, launchProfile } from '../shell/test/harness';
 import { metaSerialize, rewriteAccount, sign } from '../scripts/replay';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`e2e/browser-flow.test.ts skipped: ${CHROMIUM} is absent (install Debian's chromium package; CI does)`);
-const describeBrowser = haveChromium ? describe : describe.skip;
+const describeBrowser = browserDescribe('e2e/browser-flow.test.ts');
 
 jest.setTimeout(180_000);
 
@@ -115,17 +110,6 @@ async function startGraph(): Promise<Graph> {
   return graph;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 interface Session {
   context: BrowserContext;
   page: Page;
@@ -151,7 +135,7 @@ describeBrowser('the main job in Chromium: webhook -> live ticket -> accept -> r
 
   beforeAll(async () => {
     // Build what is missing or older than its sources (the shell harness's way).
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts/start.mjs'), '--build-only'], { cwd: ROOT_DIR, stdio: 'pipe', timeout: 300_000 });
+    buildWeb(300_000);
     expect(existsSync(join(ROOT_DIR, 'shell/dist/index.html'))).toBe(true);
     expect(existsSync(join(ROOT_DIR, 'microfrontends/inbox/dist/remoteEntry.js'))).toBe(true);
     graph = await startGraph();
@@ -185,19 +169,14 @@ describeBrowser('the main job in Chromium: webhook -> live ticket -> accept -> r
 
   /** A fresh browser profile (its own --user-data-dir) with one page and its error collectors. */
   async function open(): Promise<Session> {
-    const dir = mkdtempSync(join(tmpdir(), 'atendo-chromium-'));
-    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1366, height: 860 }, locale: 'pt-BR' });
-    const page = context.pages()[0] ?? (await context.newPage());
+    const { context, page, close } = await launchProfile({ width: 1366, height: 860 });
     const s: Session = {
       context,
       page,
       errors: [],
       consoleErrors: [],
       failures: [],
-      close: async () => {
-        await context.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
     page.on('pageerror', (err) => s.errors.push(String(err?.stack ?? err)));
     page.on('console', (msg) => {

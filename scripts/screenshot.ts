@@ -22,10 +22,9 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 import { createWebServer } from '../shell/serve';
+import { CHROMIUM, CHROMIUM_ARGS as ARGS } from '../shell/test/harness';
 
 const ROOT = resolve(__dirname, '..');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const argv = process.argv.slice(2);
 const outIndex = argv.indexOf('--out');

@@ -4,34 +4,18 @@
  * when they are missing or stale (scripts/start.mjs --build-only). Skipped, with a message, when
  * /usr/bin/chromium is absent (CI installs Debian's chromium).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createTestKernel, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestKernel } from '@atendo/testing';
 import { createWebServer, ROOT_DIR } from '../serve';
+import { browserDescribe, buildWeb, freePort, launchProfile } from './harness';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`shell/test/browser.test.ts skipped: ${CHROMIUM} is absent (install Debian's chromium package; CI does)`);
-const describeBrowser = haveChromium ? describe : describe.skip;
+const describeBrowser = browserDescribe('shell/test/browser.test.ts');
 
 jest.setTimeout(90_000);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Session {
   context: BrowserContext;
@@ -51,7 +35,7 @@ describeBrowser('web UI in Chromium', () => {
 
   beforeAll(async () => {
     // Build what is missing or older than its sources (the shell must build; areas may lag behind).
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts/start.mjs'), '--build-only'], { cwd: ROOT_DIR, stdio: 'pipe', timeout: 240_000 });
+    buildWeb(240_000);
     expect(existsSync(join(ROOT_DIR, 'shell/dist/index.html'))).toBe(true);
     expect(existsSync(join(ROOT_DIR, 'microfrontends/dashboard/dist/remoteEntry.js'))).toBe(true);
     const webPort = await freePort();
@@ -70,18 +54,13 @@ describeBrowser('web UI in Chromium', () => {
 
   /** A fresh browser profile (its own --user-data-dir) with one page. */
   async function open(): Promise<Session> {
-    const dir = mkdtempSync(join(tmpdir(), 'atendo-chromium-'));
-    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 }, locale: 'pt-BR' });
-    const page = context.pages()[0] ?? (await context.newPage());
+    const { context, page, close } = await launchProfile({ width: 1280, height: 800 });
     const s: Session = {
       context,
       page,
       errors: [],
       cspViolations: [],
-      close: async () => {
-        await context.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
     page.on('pageerror', (err) => s.errors.push(String(err?.stack ?? err)));
     page.on('console', (msg) => {

@@ -9,37 +9,21 @@
  * forwarded to another contact, then the ticket is transferred to another department and a second ticket
  * is closed — with no uncaught page error. A second test scrolls a long history upwards.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createTestKernel, type TestKernel } from '@atendo/testing';
 import { createWebServer, ROOT_DIR } from '../../../shell/serve';
+import { browserDescribe, buildWeb, freePort, launchProfile } from '../../../shell/test/harness';
 import { TICKETS_PLUGINS, createAgent, createConnection, createContact, createQueue, insertMessage, insertTicket, ticketsDeps } from '../../../plugins/tickets/test/helpers';
 import { serializeMessages } from '../../../plugins/tickets/src/services/messages';
 import { ticketAudiences } from '../../../plugins/tickets/src/visibility';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`microfrontends/inbox/test/conversation.browser.test.ts skipped: ${CHROMIUM} is absent (install Debian's chromium package; CI does)`);
-const describeBrowser = haveChromium ? describe : describe.skip;
+const describeBrowser = browserDescribe('microfrontends/inbox/test/conversation.browser.test.ts');
 
 jest.setTimeout(120_000);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function expectText(locator: Locator, text: string): Promise<void> {
   await locator.filter({ hasText: text }).first().waitFor({ timeout: 15_000 });
@@ -63,7 +47,7 @@ describeBrowser('conversation view in Chromium', () => {
   const contexts: { context: BrowserContext; dir: string }[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts/start.mjs'), '--build-only'], { cwd: ROOT_DIR, stdio: 'pipe', timeout: 300_000 });
+    buildWeb(300_000);
     expect(existsSync(join(ROOT_DIR, 'shell/dist/index.html'))).toBe(true);
     expect(existsSync(join(ROOT_DIR, 'microfrontends/inbox/dist/remoteEntry.js'))).toBe(true);
     const webPort = await freePort();
@@ -84,10 +68,8 @@ describeBrowser('conversation view in Chromium', () => {
   });
 
   async function open(): Promise<{ page: Page; errors: string[] }> {
-    const dir = mkdtempSync(join(tmpdir(), 'atendo-chromium-'));
-    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1366, height: 860 }, locale: 'pt-BR' });
+    const { context, dir, page } = await launchProfile({ width: 1366, height: 860 });
     contexts.push({ context, dir });
-    const page = context.pages()[0] ?? (await context.newPage());
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(String(err?.stack ?? err)));
     return { page, errors };

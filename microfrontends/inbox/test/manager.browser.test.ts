@@ -8,11 +8,8 @@
  * gzipped size of the inbox remote's JavaScript loaded for /tickets.
  * Skipped, with a message, when /usr/bin/chromium is absent.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
@@ -20,28 +17,15 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, type Envelope } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
 import { createWebServer, ROOT_DIR } from '../../../shell/serve';
+import { browserDescribe, buildWeb, freePort, launchProfile } from '../../../shell/test/harness';
 import { createAgent, createConnection, createContact, createQueue, insertTicket, TICKETS_PLUGINS } from '../../../plugins/tickets/test/helpers';
 import { emitTicketUpdate } from '../../../plugins/tickets/src/services/core';
 import { buildDeps, type TicketsDeps } from '../../../plugins/tickets/src/services/deps';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`microfrontends/inbox/test/manager.browser.test.ts skipped: ${CHROMIUM} is absent (install Debian's chromium package; CI does)`);
-const describeBrowser = haveChromium ? describe : describe.skip;
+const describeBrowser = browserDescribe('microfrontends/inbox/test/manager.browser.test.ts');
 
 jest.setTimeout(120_000);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describeBrowser('inbox ticket manager in Chromium', () => {
   let k: TestKernel;
@@ -52,7 +36,7 @@ describeBrowser('inbox ticket manager in Chromium', () => {
   let profileDir: string | undefined;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts/start.mjs'), '--build-only'], { cwd: ROOT_DIR, stdio: 'pipe', timeout: 240_000 });
+    buildWeb(240_000);
     expect(existsSync(join(ROOT_DIR, 'shell/dist/index.html'))).toBe(true);
     expect(existsSync(join(ROOT_DIR, 'microfrontends/inbox/dist/remoteEntry.js'))).toBe(true);
     const webPort = await freePort();
@@ -89,9 +73,9 @@ describeBrowser('inbox ticket manager in Chromium', () => {
     // A pending ticket of queue B: the attendant never sees it.
     await insertTicket(k, companyId, { contactId: other.id, whatsappId: conn.id, queueId: queueB.id, status: 'pending' });
 
-    profileDir = mkdtempSync(join(tmpdir(), 'atendo-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 }, locale: 'pt-BR' });
-    const page = context.pages()[0] ?? (await context.newPage());
+    const profile = await launchProfile({ width: 1280, height: 800 });
+    ({ context, dir: profileDir } = profile);
+    const page = profile.page;
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(String(err?.stack ?? err)));
     /** Failed calls and console errors, printed when a step times out. */

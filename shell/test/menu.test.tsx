@@ -1,5 +1,6 @@
 /** @jest-environment jsdom */
 import './jsdom-polyfills';
+import { createFakeSocket } from './fake-socket';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { session, writeToken, type Plan } from '@atendo/web-api';
@@ -8,39 +9,7 @@ import { MENU, visibleMenu } from '../src/menu';
 import { applyWhatsappEvent, connectionsNeedAttention } from '../src/hooks/useConnectionsWarning';
 import { answer, mockFetch, renderShell, sessionUser } from './helpers';
 
-type Handler = (payload: unknown) => void;
-const mockSocket = {
-  handlers: new Map<string, Set<Handler>>(),
-  connected: true,
-  on(event: string, h: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)!.add(h);
-    return this;
-  },
-  off(event: string, h: Handler) {
-    this.handlers.get(event)?.delete(h);
-    return this;
-  },
-  emitted: [] as string[],
-  emit(event: string) {
-    this.emitted.push(event);
-    return this;
-  },
-  connect() {
-    return this;
-  },
-  disconnect() {
-    return this;
-  },
-  removeAllListeners() {
-    this.handlers.clear();
-    return this;
-  },
-  /** The server pushes `event`. */
-  push(event: string, payload: unknown) {
-    for (const h of [...(this.handlers.get(event) ?? [])]) h(payload);
-  },
-};
+const mockSocket = createFakeSocket();
 jest.mock('socket.io-client', () => ({ io: jest.fn(() => mockSocket) }));
 
 const ALL_ON: Plan = {

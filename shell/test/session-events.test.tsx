@@ -1,5 +1,6 @@
 /** @jest-environment jsdom */
 import './jsdom-polyfills';
+import { createFakeSocket } from './fake-socket';
 import { act, render, screen } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
 import { session, writeToken } from '@atendo/web-api';
@@ -7,37 +8,7 @@ import { useSessionEvents, SECOND_LOGIN_DELAY_MS } from '../src/hooks/useSession
 import { initI18n } from '../src/i18n';
 import { sessionUser } from './helpers';
 
-type Handler = (payload: unknown) => void;
-const mockSocket = {
-  handlers: new Map<string, Set<Handler>>(),
-  on(event: string, h: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)!.add(h);
-    return this;
-  },
-  off(event: string, h: Handler) {
-    this.handlers.get(event)?.delete(h);
-    return this;
-  },
-  emitted: [] as string[],
-  emit(event: string) {
-    this.emitted.push(event);
-    return this;
-  },
-  connect() {
-    return this;
-  },
-  disconnect() {
-    return this;
-  },
-  removeAllListeners() {
-    this.handlers.clear();
-    return this;
-  },
-  push(event: string, payload: unknown) {
-    for (const h of [...(this.handlers.get(event) ?? [])]) h(payload);
-  },
-};
+const mockSocket = createFakeSocket();
 jest.mock('socket.io-client', () => ({ io: jest.fn(() => mockSocket) }));
 
 function Harness({ reload }: { reload: () => void }) {

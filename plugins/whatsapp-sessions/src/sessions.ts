@@ -146,9 +146,7 @@ export class WhatsappSessions {
 
   /** Starts, at boot, the sessions of every CONNECTED WhatsApp connection this node can lock. */
   async autostart(): Promise<number> {
-    // A read-only, cross-company query of the connections plugin's table: the `connections` service is
-    // per company and boot needs every company's connected sessions.
-    const rows = (await this.opts.db('whatsapps').where({ channel: 'whatsapp', status: 'CONNECTED' }).orderBy('id').select('id', 'companyId')) as { id: number; companyId: number }[];
+    const rows = await this.opts.connections.listByChannelStatus('whatsapp', 'CONNECTED');
     let started = 0;
     for (const r of rows) {
       try {

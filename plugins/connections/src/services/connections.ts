@@ -74,6 +74,11 @@ export interface ConnectionsService {
   /** External API: the connection whose external-API token is `token`, across all companies. */
   findByApiToken(token: string): Promise<ConnectionRef | undefined>;
   /**
+   * Boot-time listing across all companies (for session managers): every connection of `channel` in
+   * `status`, ordered by id. Returns references only, no settings or secrets.
+   */
+  listByChannelStatus(channel: Channel, status: string): Promise<ConnectionRef[]>;
+  /**
    * Persists a session status change (and bumps `updatedAt`), then emits `company-{id}-whatsappSession`
    * `{action:'update', session:{id, status, qrcode, retries, updatedAt, number}}` and `company-{id}-whatsapp`
    * `{action:'update', whatsapp}`. Throws 404 ERR_NO_WAPP_FOUND, 400 ERR_VALIDATION for bad values.
@@ -418,6 +423,10 @@ export class ConnectionStore implements ConnectionsService {
     return this.db('whatsapps').where({ token }).first('id', 'companyId', 'channel');
   }
 
+  async listByChannelStatus(channel: Channel, status: string): Promise<ConnectionRef[]> {
+    return this.db('whatsapps').where({ channel, status }).orderBy('id').select('id', 'companyId', 'channel');
+  }
+
   async queueIdsOf(companyId: number, id: number): Promise<number[]> {
     const links: { queueId: number }[] = await this.db('whatsappQueues').where({ companyId, whatsappId: id }).select('queueId');
     if (!links.length) return [];
@@ -618,6 +627,7 @@ export class ConnectionStore implements ConnectionsService {
       getWithSecrets: (c, id) => this.getWithSecrets(c, id),
       findByExternalAccount: (ch, ext) => this.findByExternalAccount(ch, ext),
       findByApiToken: (t) => this.findByApiToken(t),
+      listByChannelStatus: (ch, st) => this.listByChannelStatus(ch, st),
       updateStatus: (c, id, u) => this.updateStatus(c, id, u),
       saveSession: (c, id, s) => this.saveSession(c, id, s),
       queueIdsOf: (c, id) => this.queueIdsOf(c, id),

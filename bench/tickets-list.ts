@@ -9,10 +9,24 @@
  *
  *   npx tsx bench/tickets-list.ts
  *
+ * Viewers: `admin` (one admin token on every connection), `user` (the plain user with 3 queues) and
+ * `agents` (each request signed by one of the company's 20 users in turn: 50 agents of different
+ * profiles and queues, each with answers of their own).
+ *
+ * The list answers are cached per caller and forgotten on every event of the company (see
+ * plugins/tickets/src/services/answer-cache.ts), so a quiet company is served from memory. The
+ * `agents ... @ N changes/s` cases measure the other side: while they run, a writer makes N real changes a
+ * second through the API, each with its real event: by default (BENCH_CHANGE=note) an admin writes a
+ * private note on an open ticket (`POST /messages/:ticketId`; the ticket's event forgets the answers
+ * of the viewers who see that ticket: admins and the users of its queue), or (BENCH_CHANGE=contact) renames
+ * the contact of an active ticket (`PUT /contacts/:id`: a contact event forgets every answer of the
+ * company, the worst case: up to N x 20 answers a second are recomputed).
+ *
  * The API runs in a child process (logger off), so autocannon's own CPU is not counted.
  * Env: DATABASE_URL (name containing "bench"; unset: the embedded server of seed-tickets.ts),
  * BENCH_CONNECTIONS (50), BENCH_DURATION (seconds, 10), BENCH_WARMUP (seconds, 2), BENCH_ONLY (comma
- * list of case names, e.g. "admin open,user search"), DB_POOL_MAX (10).
+ * list of case names, e.g. "admin open,user search,agents pending @ 10 changes/s"), BENCH_CHANGE_RATES
+ * (changes per second of the agents' extra cases, comma list, "5,20"; "" for none), DB_POOL_MAX (10).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -27,6 +41,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
+const CHANGE_RATES = (process.env.BENCH_CHANGE_RATES ?? '5,20').split(',').map(Number).filter((n) => n > 0);
+const CHANGE: 'note' | 'contact' = process.env.BENCH_CHANGE === 'contact' ? 'contact' : 'note';
 
 /** The tabs measured: the client's requests for page 1. */
 const TABS: { name: string; query: string }[] = [
@@ -41,6 +57,10 @@ interface ServerReady {
   base: string;
   dbName: string;
   tokens: Record<'admin' | 'user', string>;
+  /** A token of each of the company's users. */
+  agents: string[];
+  /** Open tickets and their contacts (the change writer writes notes on them or renames the contacts). */
+  targets: { ticketId: number; contactId: number; number: string }[];
 }
 
 /** Child process: the kernel on a random port; tells the parent its URL and the viewers' tokens. */
@@ -53,6 +73,14 @@ async function server(): Promise<void> {
     const u = await kernel.db('users').where({ companyId, email }).first('id', 'profile', 'super', 'name');
     tokens[name] = signAccess(kernel.app, { id: u.id, companyId, profile: u.profile, super: u.super, name: u.name });
   }
+  const users = await kernel.db('users').where({ companyId }).orderBy('id').select('id', 'profile', 'super', 'name');
+  const agents = users.map((u) => signAccess(kernel.app, { id: u.id, companyId, profile: u.profile, super: u.super, name: u.name }));
+  const targets = await kernel.db('tickets')
+    .join('contacts', 'contacts.id', 'tickets.contactId')
+    .where({ 'tickets.companyId': companyId, 'tickets.isGroup': false })
+    .where('tickets.status', 'open')
+    .limit(200)
+    .select('tickets.id as ticketId', 'contacts.id as contactId', 'contacts.number');
   const base = await kernel.app.listen({ port: 0, host: '127.0.0.1' });
   const stop = async () => {
     await kernel.close();
@@ -62,7 +90,7 @@ async function server(): Promise<void> {
   process.on('message', (m) => {
     if (m === 'stop') void stop();
   });
-  process.send!({ base, dbName: new URL(database.url).pathname.slice(1), url: database.url, tokens });
+  process.send!({ base, dbName: new URL(database.url).pathname.slice(1), url: database.url, tokens, agents, targets });
 }
 
 /** utime + stime of `pids` in ms (0 for pids this machine does not show). */
@@ -78,10 +106,58 @@ function cpuMs(pids: number[]): number {
   return total;
 }
 
-function run(url: string, token: string, duration: number): Promise<autocannon.Result> {
+/** autocannon on `url`; each request signed by the next of `tokens` (one token: every request). */
+function run(url: string, tokens: string[], duration: number): Promise<autocannon.Result> {
+  let next = 0;
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration,
+        headers: { authorization: `Bearer ${tokens[0]}` },
+        requests: tokens.length > 1 ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]}` } }) }] : undefined,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
   });
+}
+
+/**
+ * Makes `perSecond` changes a second through the API until stopped (see BENCH_CHANGE): private notes on
+ * open tickets, or renames of their contacts. `stop` resolves with the count made.
+ */
+function changeWriter(base: string, token: string, targets: ServerReady['targets'], perSecond: number): { stop: () => Promise<number> } {
+  let made = 0;
+  let failed = 0;
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  const one = async (i: number) => {
+    const c = targets[i % targets.length];
+    const stamp = `${i} ${Date.now().toString(36)}`;
+    const r = await fetch(CHANGE === 'contact' ? `${base}/contacts/${c.contactId}` : `${base}/messages/${c.ticketId}`, {
+      method: CHANGE === 'contact' ? 'PUT' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(CHANGE === 'contact' ? { name: `Cliente ${stamp}`, number: c.number } : { body: `Nota interna ${stamp}`, isPrivate: true }),
+    });
+    const text = await r.text();
+    if (r.status === 200) made++;
+    else if (++failed === 1) console.error(`change failed: HTTP ${r.status} ${text.slice(0, 200)}`);
+  };
+  // Open loop: one change every 1000/perSecond ms whatever the answers' latency (at most 20 in flight).
+  const timer = setInterval(() => {
+    if (inFlight.size >= 20) return;
+    const p = one(sent++).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }, 1000 / perSecond);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      if (failed) throw new Error(`${failed} changes failed`);
+      return made;
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -99,24 +175,33 @@ async function main(): Promise<void> {
     console.log(`machine: ${cpu[0]?.model ?? 'unknown'} x ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
     console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per case (after ${WARMUP} s warm-up); database ${ready.dbName}`);
     const rows: Record<string, string | number>[] = [];
-    for (const viewer of ['admin', 'user'] as const) {
-      const token = ready.tokens[viewer];
+    const cases: { viewer: string; tokens: string[]; rate: number }[] = [
+      { viewer: 'admin', tokens: [ready.tokens.admin], rate: 0 },
+      { viewer: 'user', tokens: [ready.tokens.user], rate: 0 },
+      { viewer: 'agents', tokens: ready.agents, rate: 0 },
+      ...CHANGE_RATES.map((rate) => ({ viewer: 'agents', tokens: ready.agents, rate })),
+    ];
+    for (const { viewer, tokens, rate } of cases) {
+      const token = tokens[0];
       for (const tab of TABS) {
-        const name = `${viewer} ${tab.name}`;
+        const name = `${viewer} ${tab.name}${rate ? ` @ ${rate} ${CHANGE === 'note' ? 'notes' : 'renames'}/s` : ''}`;
         if (ONLY && !ONLY.includes(name)) continue;
         const url = `${ready.base}/tickets?${tab.query}`;
         const probe = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
         const body = (await probe.json()) as { tickets?: unknown[] };
         if (probe.status !== 200) throw new Error(`${name}: HTTP ${probe.status} ${JSON.stringify(body)}`);
-        if (WARMUP > 0) await run(url, token, WARMUP);
+        if (WARMUP > 0) await run(url, tokens, WARMUP);
+        const writer = rate ? changeWriter(ready.base, ready.tokens.admin, ready.targets, rate) : undefined;
         const pids = await backends();
         const api0 = cpuMs([child.pid!]);
         const db0 = cpuMs(pids);
         const load = os.loadavg()[0];
-        const r = await run(url, token, DURATION);
+        const r = await run(url, tokens, DURATION);
+        const changes = (await writer?.stop()) ?? 0;
         const n = Math.max(1, r.requests.total);
         rows.push({
           case: name,
+          changes,
           'req/s': Math.round(r.requests.average),
           'p50 ms': r.latency.p50,
           'p99 ms': r.latency.p99,

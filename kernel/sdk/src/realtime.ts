@@ -30,7 +30,17 @@ export interface Realtime {
   registerAudienceResolver(resolver: AudienceResolver): void;
   /** Recomputes the audiences of a user's sockets (or every socket of the company) on every node. */
   refreshAudiences(companyId: number, userId?: number): void;
+  /**
+   * Calls `listener` with the company (null for global events), name and targeting of every event this node emits
+   * (synchronously, before publishing) and of every event it delivers from the bus (every node sees every
+   * emit, whichever node sent it). Meant for caches that must forget a company's data when it changes.
+   * Returns a function that removes the listener. A throwing listener is logged and ignored.
+   */
+  observe(listener: RealtimeObserver): () => void;
 }
+
+/** See Realtime.observe. */
+export type RealtimeObserver = (companyId: number | null, event: string, opts: EmitOptions) => void;
 
 /** `company-{id}-{name}`: the spec's per-company event name. */
 export function companyEvent(companyId: number, name: string): string {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import type { AudienceResolver, AuthUser, Bus, EmitOptions, Realtime, Subscription } from '@atendo/sdk';
+import type { AudienceResolver, AuthUser, Bus, EmitOptions, Realtime, RealtimeObserver, Subscription } from '@atendo/sdk';
 import { verifyAccess } from './auth';
 
 const TOPIC = 'realtime.emit';
@@ -43,6 +43,7 @@ export class RealtimeHub implements Realtime {
   private sub?: Subscription;
   private refreshSub?: Subscription;
   private readonly resolvers: AudienceResolver[] = [];
+  private readonly observers = new Set<RealtimeObserver>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -130,7 +131,27 @@ export class RealtimeHub implements Realtime {
     await Promise.all([...ids].map((id) => this.io.sockets.sockets.get(id)).filter((s): s is Socket => Boolean(s)).map((s) => this.joinAudiences(s)));
   }
 
+  observe(listener: RealtimeObserver): () => void {
+    this.observers.add(listener);
+    return () => {
+      this.observers.delete(listener);
+    };
+  }
+
+  private notify(e: EmitEnvelope): void {
+    if (!this.observers.size) return;
+    const opts: EmitOptions = { room: e.room, userId: e.userId, audiences: e.audiences };
+    for (const listener of this.observers) {
+      try {
+        listener(e.companyId, e.event, opts);
+      } catch (err) {
+        this.app.log.error({ err, event: e.event }, 'realtime observer failed');
+      }
+    }
+  }
+
   private deliver(e: EmitEnvelope): void {
+    this.notify(e);
     let target: string | string[];
     if (e.companyId === null) target = rooms.all;
     else if (e.audiences !== undefined) {
@@ -153,6 +174,7 @@ export class RealtimeHub implements Realtime {
   }
 
   private publish(e: EmitEnvelope): void {
+    this.notify(e);
     this.bus.publish(TOPIC, e).catch((err) => this.app.log.error({ err, event: e.event }, 'realtime publish failed'));
   }
 

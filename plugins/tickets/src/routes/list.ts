@@ -1,8 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorResponse } from '@atendo/sdk';
+import { AnswerCache } from '../services/answer-cache';
 import type { TicketsDeps } from '../services/deps';
 import { TicketListService } from '../services/list';
+import { viewerAudiences } from '../visibility';
 import { JSON_ARRAY_PARAMS, KanbanAnswer, KanbanQuery, ListTicketsAnswer, ListTicketsQuery } from '../schemas/list';
+
+/** Events of records the list service caches for 5 s (users, queues, tags, connections, settings). */
+const RELATED_EVENT = /^company-\d+-(user|queue|tag|whatsapp|settings)$/;
+
+/** Events pushed to ticket audiences that change only those viewers' lists. */
+const SCOPED_EVENT = /^company-\d+-(ticket|appMessage)$/;
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
 
@@ -45,9 +53,33 @@ export async function parseJsonArrayParams(req: FastifyRequest): Promise<void> {
  *   answers `{tickets (with tags), count, hasMore}` of pending and open tickets. See TicketListService.kanban.
  * Both show only what the caller may see (src/visibility.ts) of the caller's company; bad parameters
  * answer 400 ERR_VALIDATION. Returns the service (its caches can be cleared by tests).
+ *
+ * Answers are cached per caller and query and forgotten on every real-time event of the company (see
+ * AnswerCache: never stale on the node that made a change). They carry a strong `ETag` with
+ * `Cache-Control: private, no-cache`; a request whose `If-None-Match` holds the current ETag is answered
+ * 304 without a body.
  */
-export async function listRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<TicketListService> {
+export async function listRoutes(app: FastifyInstance, deps: TicketsDeps, answers = new AnswerCache()): Promise<TicketListService> {
   const svc = new TicketListService(deps);
+  deps.realtime.observe((companyId, event, opts) => {
+    if (companyId === null) return;
+    // Ticket and message events go to the audiences that may see the ticket (before and after the change):
+    // the lists of other viewers did not change. Anything else may touch every list of the company.
+    answers.bump(companyId, opts.audiences && SCOPED_EVENT.test(event) ? opts.audiences : undefined);
+    // The viewer facts and the names the serialization reads: fresh at once instead of within their 5 s TTL.
+    if (RELATED_EVENT.test(event)) svc.clearCaches();
+  });
+
+  /** Answers from the cache, computing with `load` (serialized by the route's 200 schema) on a miss. */
+  const cached = async (req: FastifyRequest, reply: FastifyReply, route: string, load: () => Promise<unknown>) => {
+    const a = req.auth;
+    const key = `${a.companyId}:${a.id}:${a.profile}:${a.super ? 1 : 0}:${route}:${JSON.stringify(req.query)}`;
+    const scopes = viewerAudiences(await svc.viewer(a));
+    const answer = await answers.get(a.companyId, key, scopes, async () => reply.serialize(await load()));
+    reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+    if (req.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(answer.body);
+  };
 
   app.get('/tickets', {
     preValidation: parseJsonArrayParams,
@@ -57,7 +89,7 @@ export async function listRoutes(app: FastifyInstance, deps: TicketsDeps): Promi
       querystring: ListTicketsQuery,
       response: { 200: ListTicketsAnswer, ...errors },
     },
-  }, async (req) => svc.list(req.auth, req.query as ListTicketsQuery));
+  }, async (req, reply) => cached(req, reply, 'list', () => svc.list(req.auth, req.query as ListTicketsQuery)));
 
   app.get('/ticket/kanban', {
     config: { feature: 'useKanban' },
@@ -68,7 +100,7 @@ export async function listRoutes(app: FastifyInstance, deps: TicketsDeps): Promi
       querystring: KanbanQuery,
       response: { 200: KanbanAnswer, ...errors },
     },
-  }, async (req) => svc.kanban(req.auth, req.query as KanbanQuery));
+  }, async (req, reply) => cached(req, reply, 'kanban', () => svc.kanban(req.auth, req.query as KanbanQuery)));
 
   return svc;
 }

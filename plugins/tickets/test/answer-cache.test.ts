@@ -1,0 +1,191 @@
+/**
+ * The list answer cache (src/services/answer-cache.ts) on its own, and behind GET /tickets: answers are
+ * reused per caller and query, carry an ETag (304 on If-None-Match), are forgotten the moment this node
+ * emits an event of the company (a REST change shows in the very next list), are forgotten on another
+ * node when the event arrives over the bus, and never cross callers or companies.
+ */
+import { randomBytes } from 'node:crypto';
+import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
+import { AnswerCache } from '../src/services/answer-cache';
+import { createContact, createTenant, insertTicket, TICKETS_PLUGINS, type Tenant } from './helpers';
+
+jest.setTimeout(60000);
+
+const deferred = <T>() => {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+};
+
+describe('AnswerCache', () => {
+  test('serves a stored answer until the company is bumped; other companies keep theirs', async () => {
+    const c = new AnswerCache();
+    let n = 0;
+    const load = async () => JSON.stringify({ n: ++n });
+    const a1 = await c.get(1, 'k1', [], load);
+    const a2 = await c.get(1, 'k1', [], load);
+    expect(a2.body.toString()).toBe('{"n":1}');
+    expect(a2.etag).toBe(a1.etag);
+    const b1 = await c.get(2, 'k2', [], load);
+    c.bump(1);
+    expect((await c.get(1, 'k1', [], load)).body.toString()).toBe('{"n":3}');
+    expect((await c.get(2, 'k2', [], load)).etag).toBe(b1.etag);
+    expect(n).toBe(3);
+  });
+
+  test('a scoped bump forgets only the answers of callers in those scopes', async () => {
+    const c = new AnswerCache();
+    let n = 0;
+    const load = async () => String(++n);
+    await c.get(1, 'queue1', ['tickets:queue:1', 'tickets:noqueue'], load);
+    await c.get(1, 'queue2', ['tickets:queue:2', 'tickets:noqueue'], load);
+    await c.get(1, 'admin', ['tickets:all'], load);
+    c.bump(1, ['tickets:all', 'tickets:queue:2']);
+    expect((await c.get(1, 'queue1', ['tickets:queue:1', 'tickets:noqueue'], load)).body.toString()).toBe('1');
+    expect((await c.get(1, 'queue2', ['tickets:queue:2', 'tickets:noqueue'], load)).body.toString()).toBe('4');
+    expect((await c.get(1, 'admin', ['tickets:all'], load)).body.toString()).toBe('5');
+    c.bump(1, ['tickets:noqueue']);
+    c.bump(1); // the whole company
+    expect((await c.get(1, 'queue1', ['tickets:queue:1', 'tickets:noqueue'], load)).body.toString()).toBe('6');
+    expect((await c.get(1, 'admin', ['tickets:all'], load)).body.toString()).toBe('7');
+  });
+
+  test('concurrent requests share one computation', async () => {
+    const c = new AnswerCache();
+    const gate = deferred<string>();
+    const load = jest.fn(() => gate.promise);
+    const all = Promise.all([c.get(1, 'k', [], load), c.get(1, 'k', [], load), c.get(1, 'k', [], load)]);
+    gate.resolve('{"x":1}');
+    const answers = await all;
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(new Set(answers.map((a) => a.body.toString()))).toEqual(new Set(['{"x":1}']));
+  });
+
+  test('an answer computed across a change is answered once and not stored', async () => {
+    const c = new AnswerCache();
+    const gate = deferred<string>();
+    const first = c.get(1, 'k', [], () => gate.promise);
+    c.bump(1); // the change lands while the old answer is being computed
+    // A request after the change does not join the old computation.
+    const second = c.get(1, 'k', [], async () => '{"v":"new"}');
+    gate.resolve('{"v":"old"}');
+    expect((await first).body.toString()).toBe('{"v":"old"}');
+    expect((await second).body.toString()).toBe('{"v":"new"}');
+    expect((await c.get(1, 'k', [], async () => '{"v":"newer"}')).body.toString()).toBe('{"v":"new"}');
+  });
+
+  test('a failed computation is not cached; TTL and size bound the entries', async () => {
+    const c = new AnswerCache(50, 2);
+    await expect(c.get(1, 'k', [], async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect((await c.get(1, 'k', [], async () => '1')).body.toString()).toBe('1');
+    await c.get(1, 'k2', [], async () => '2');
+    await c.get(1, 'k3', [], async () => '3'); // evicts k (least recently used)
+    expect(c.size).toBe(2);
+    expect((await c.get(1, 'k', [], async () => 'again')).body.toString()).toBe('again');
+    await new Promise((r) => setTimeout(r, 60));
+    expect((await c.get(1, 'k', [], async () => 'expired')).body.toString()).toBe('expired');
+  });
+});
+
+describe('GET /tickets through the cache', () => {
+  const env = { JWT_SECRET: randomBytes(32).toString('hex'), JWT_REFRESH_SECRET: randomBytes(32).toString('hex') };
+  let k: TestKernel;
+  let t: Tenant;
+  let other: Tenant;
+
+  beforeAll(async () => {
+    k = await createTestKernel({ plugins: TICKETS_PLUGINS, env });
+    t = await createTenant(k);
+    other = await createTenant(k);
+    await insertTicket(k, t.companyId, { contactId: t.contact.id, whatsappId: t.conn.id, queueId: t.queueA.id });
+  });
+
+  afterAll(async () => {
+    await k?.close();
+  });
+
+  const list = (user: { token: string }, headers: Record<string, string> = {}) =>
+    k.app.inject({ method: 'GET', url: '/tickets?status=pending&showAll=true', headers: { authorization: `Bearer ${user.token}`, ...headers } });
+  const names = (body: string) => (JSON.parse(body) as { tickets: { contact: { name: string } }[] }).tickets.map((x) => x.contact.name);
+
+  test('the same caller gets the same answer with an ETag; If-None-Match answers 304 without a body', async () => {
+    const r1 = await list(t.admin);
+    expect(r1.statusCode).toBe(200);
+    expect(r1.headers['content-type']).toMatch(/^application\/json/);
+    expect(r1.headers['cache-control']).toBe('private, no-cache');
+    const etag = r1.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const r2 = await list(t.admin);
+    expect(r2.headers.etag).toBe(etag);
+    expect(r2.body).toBe(r1.body);
+    const r3 = await list(t.admin, { 'if-none-match': etag });
+    expect(r3.statusCode).toBe(304);
+    expect(r3.body).toBe('');
+    expect((await list(t.admin, { 'if-none-match': '"stale"' })).statusCode).toBe(200);
+  });
+
+  test('answers are per caller: a plain user of another queue never gets the admin answer', async () => {
+    const admin = JSON.parse((await list(t.admin)).body);
+    const userB = JSON.parse((await list(t.userB)).body);
+    expect(admin.tickets).toHaveLength(1);
+    expect(userB.tickets).toHaveLength(0);
+    expect(JSON.parse((await list(other.admin)).body).tickets).toHaveLength(0);
+  });
+
+  test('cached until the company changes; a REST change shows in the very next list', async () => {
+    const before = await list(t.admin);
+    // A row written behind the plugins' back (no event) is not seen: the answer really is cached.
+    await k.db('contacts').where({ id: t.contact.id }).update({ name: 'Written Directly' });
+    expect(names((await list(t.admin)).body)).toEqual([t.contact.name]);
+    // A change through the API emits the company's event on this node: no waiting needed.
+    const put = await k.as(t.admin, 'PUT', `/contacts/${t.contact.id}`, { name: 'Renamed Via Api', number: t.contact.number });
+    expect(put.statusCode).toBe(200);
+    const after = await list(t.admin);
+    expect(names(after.body)).toEqual(['Renamed Via Api']);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  test("another company's events do not touch this company's answers", async () => {
+    const first = await list(t.admin);
+    await k.db('contacts').where({ id: t.contact.id }).update({ name: 'Hidden Change' });
+    const put = await k.as(other.admin, 'PUT', `/contacts/${other.contact.id}`, { name: 'Other Co Rename', number: other.contact.number });
+    expect(put.statusCode).toBe(200);
+    expect((await list(t.admin)).headers.etag).toBe(first.headers.etag);
+  });
+
+  test("a ticket event forgets the lists of the viewers who see the ticket, and only theirs", async () => {
+    const queueB = await insertTicket(k, t.companyId, { contactId: (await createContact(k, t.companyId)).id, whatsappId: t.conn.id, queueId: t.queueB.id });
+    await k.db('tickets').where({ id: queueB.id }).update({ unreadMessages: 0 });
+    const userA0 = await list(t.userA);
+    const userB0 = await list(t.userB);
+    expect(JSON.parse(userB0.body).tickets.map((x: { id: number }) => x.id)).toContain(queueB.id);
+    const admin0 = await list(t.admin);
+    // Written behind the plugins' back (no event): shows only in lists that get recomputed.
+    await k.db('contacts').where({ id: t.contact.id }).update({ name: 'Scoped Hidden' });
+    // userB accepts the queue-B ticket: its event goes to queue B, userB and the admins, not to userA.
+    const put = await k.as(t.userB, 'PUT', `/tickets/${queueB.id}`, { status: 'open', userId: t.userB.id, queueId: t.queueB.id });
+    expect(put.statusCode).toBe(200);
+    expect((await list(t.userA)).headers.etag).toBe(userA0.headers.etag);
+    expect(names((await list(t.userA)).body)).not.toContain('Scoped Hidden');
+    const admin1 = await list(t.admin);
+    expect(admin1.headers.etag).not.toBe(admin0.headers.etag);
+    expect(names(admin1.body)).toContain('Scoped Hidden');
+    const userB1 = JSON.parse((await list(t.userB)).body);
+    expect(userB1.tickets.map((x: { id: number }) => x.id)).not.toContain(queueB.id);
+    expect(userB1.counts.open).toBe(JSON.parse(userB0.body).counts.open + 1);
+  });
+
+  // Two kernels sharing the database and the bus: a change made through one reaches the other's cached
+  // answers with its event.
+  (process.env.AMQP_URL ? test : test.skip)('a change made on another node shows once its event arrives', async () => {
+    const k2 = await createTestKernel({ plugins: TICKETS_PLUGINS, dbName: k.dbName, env });
+    try {
+      await list(t.admin); // cached on node 1
+      const put = await k2.as(t.admin, 'PUT', `/contacts/${t.contact.id}`, { name: 'Renamed On Node Two', number: t.contact.number });
+      expect(put.statusCode).toBe(200);
+      await waitFor(async () => names((await list(t.admin)).body)[0] === 'Renamed On Node Two' || undefined, 10000);
+    } finally {
+      await k2.close();
+    }
+  });
+});

@@ -165,6 +165,37 @@ describe('realtime tenancy', () => {
     });
   });
 
+  describe('batching and observers', () => {
+    test('a burst of emits in one turn (more than one bus message holds) arrives complete and in order', async () => {
+      const sa = await connect(a.admin);
+      const ev = `company-${a.companyId}-appMessage`;
+      const got: number[] = [];
+      sa.on(ev, (p: { i: number }) => got.push(p.i));
+      for (let i = 0; i < 600; i++) k.realtime.emitToCompany(a.companyId, ev, { i });
+      await waitFor(() => got.length >= 600 || undefined, 5000);
+      expect(got).toEqual(Array.from({ length: 600 }, (_, i) => i));
+    });
+
+    test('observers hear every emit of this node once, with its company, name and targeting', async () => {
+      const seen: [number | null, string, unknown][] = [];
+      const off = k.realtime.observe((cid, event, opts) => seen.push([cid, event, opts.audiences ?? opts.userId ?? opts.room ?? null]));
+      const sa = await connect(a.admin);
+      k.realtime.emitToCompany(a.companyId, 'company-x-one', {}, { audiences: ['tickets:all'] });
+      k.realtime.emitToCompany(b.companyId, 'company-x-two', {}, { userId: 7 });
+      // Told synchronously, before publishing.
+      expect(seen).toEqual([
+        [a.companyId, 'company-x-one', ['tickets:all']],
+        [b.companyId, 'company-x-two', 7],
+      ]);
+      await flush(k, [sa], 'obs');
+      // Delivery of this node's own emits does not tell the observers again (the sentinel was emitted here too).
+      expect(seen.map((x) => x[1])).toEqual(['company-x-one', 'company-x-two', 'sentinel-obs']);
+      off();
+      k.realtime.emitGlobal('after-off', {});
+      expect(seen).toHaveLength(3);
+    });
+  });
+
   describe('targeting inside a company', () => {
     test('room emits reach only sockets of that company that joined the room; leave stops them', async () => {
       const inRoom = await connect(a.admin);
@@ -348,6 +379,21 @@ describeAmqp('realtime fan-out across two kernels (AMQP_URL)', () => {
     await Promise.all(global);
     await flush(k1, [sb], 'fan');
     expect(rb.names()).toEqual(['company-announcement', 'sentinel-fan']);
+  });
+
+  test('observers of kernel 2 hear the emits of kernel 1 when they arrive', async () => {
+    const heard: string[] = [];
+    const off = k2.realtime.observe((cid, event) => {
+      if (cid === a.companyId) heard.push(event);
+    });
+    try {
+      k1.realtime.emitToCompany(a.companyId, `company-${a.companyId}-contact`, { action: 'update' });
+      k1.realtime.emitToCompany(a.companyId, `company-${a.companyId}-tag`, { action: 'update' });
+      await waitFor(() => heard.length >= 2 || undefined, 5000);
+      expect(heard).toEqual([`company-${a.companyId}-contact`, `company-${a.companyId}-tag`]);
+    } finally {
+      off();
+    }
   });
 
   test('an HTTP write on kernel 1 pushes its event to a socket on kernel 2', async () => {

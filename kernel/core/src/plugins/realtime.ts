@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { AudienceResolver, AuthUser, Bus, EmitOptions, Realtime, RealtimeObserver, Subscription } from '@atendo/sdk';
 import { verifyAccess } from './auth';
 
 const TOPIC = 'realtime.emit';
+/** At most this many emits travel in one bus message. */
+const MAX_EMITS_PER_MESSAGE = 256;
 
 interface EmitEnvelope {
   companyId: number | null;
@@ -12,6 +15,17 @@ interface EmitEnvelope {
   room?: string;
   userId?: number;
   audiences?: string[];
+}
+
+/**
+ * What one `realtime.emit` bus message carries: the emits of one event-loop turn of the sending node, in
+ * order (a batch of inbound messages emits two events per message: one bus message for all of them instead
+ * of one each). A bare EmitEnvelope is still accepted (nodes of an older version).
+ */
+interface EmitBatch {
+  /** The sending node (its observers were told at emit time: not told again on delivery). */
+  node?: string;
+  emits: EmitEnvelope[];
 }
 
 interface RefreshEnvelope {
@@ -36,7 +50,8 @@ export const rooms = {
  * `joinTickets(status)` and `joinNotification()` join rooms inside its own company; `leave*` leave them.
  *
  * `emitToCompany` publishes on the bus (`realtime.emit`, broadcast), and every kernel process delivers to
- * its own sockets, so sockets on any node receive every event of their company.
+ * its own sockets, so sockets on any node receive every event of their company. The emits of one event-loop
+ * turn travel as one bus message (EmitBatch) and are delivered in the order they were made.
  */
 export class RealtimeHub implements Realtime {
   readonly io: Server;
@@ -44,6 +59,10 @@ export class RealtimeHub implements Realtime {
   private refreshSub?: Subscription;
   private readonly resolvers: AudienceResolver[] = [];
   private readonly observers = new Set<RealtimeObserver>();
+  /** This hub's id on the bus (random per process). */
+  private readonly node = randomUUID();
+  /** Emits of the current event-loop turn, published together on the next turn. */
+  private pending: EmitEnvelope[] = [];
 
   constructor(
     private readonly app: FastifyInstance,
@@ -96,7 +115,17 @@ export class RealtimeHub implements Realtime {
 
   /** Starts consuming the bus fan-out. */
   async start(): Promise<void> {
-    this.sub = await this.bus.subscribe<EmitEnvelope>(TOPIC, (m) => this.deliver(m.payload), { broadcast: true, prefetch: 256, maxRetries: 0 });
+    this.sub = await this.bus.subscribe<EmitBatch | EmitEnvelope>(
+      TOPIC,
+      (m) => {
+        const p = m.payload;
+        if ('emits' in p && Array.isArray(p.emits)) {
+          const own = p.node === this.node;
+          for (const e of p.emits) this.deliver(e, !own);
+        } else this.deliver(p as EmitEnvelope, true);
+      },
+      { broadcast: true, prefetch: 256, maxRetries: 0 },
+    );
     this.refreshSub = await this.bus.subscribe<RefreshEnvelope>('realtime.refresh', (m) => this.refreshLocal(m.payload), { broadcast: true, maxRetries: 0 });
   }
 
@@ -150,8 +179,8 @@ export class RealtimeHub implements Realtime {
     }
   }
 
-  private deliver(e: EmitEnvelope): void {
-    this.notify(e);
+  private deliver(e: EmitEnvelope, notify: boolean): void {
+    if (notify) this.notify(e);
     let target: string | string[];
     if (e.companyId === null) target = rooms.all;
     else if (e.audiences !== undefined) {
@@ -175,10 +204,21 @@ export class RealtimeHub implements Realtime {
 
   private publish(e: EmitEnvelope): void {
     this.notify(e);
-    this.bus.publish(TOPIC, e).catch((err) => this.app.log.error({ err, event: e.event }, 'realtime publish failed'));
+    this.pending.push(e);
+    if (this.pending.length === 1) setImmediate(() => this.flush());
+    else if (this.pending.length >= MAX_EMITS_PER_MESSAGE) this.flush();
+  }
+
+  /** Publishes the emits gathered since the last flush as one bus message. */
+  private flush(): void {
+    const emits = this.pending;
+    if (!emits.length) return;
+    this.pending = [];
+    this.bus.publish<EmitBatch>(TOPIC, { node: this.node, emits }).catch((err) => this.app.log.error({ err, events: emits.length, first: emits[0].event }, 'realtime publish failed'));
   }
 
   async close(): Promise<void> {
+    this.flush();
     await this.sub?.unsubscribe();
     await this.refreshSub?.unsubscribe();
     this.io.disconnectSockets(true);

@@ -121,7 +121,12 @@ export class RealtimeHub implements Realtime {
         const p = m.payload;
         if ('emits' in p && Array.isArray(p.emits)) {
           const own = p.node === this.node;
-          for (const e of p.emits) this.deliver(e, !own);
+          const corked = p.emits.length > 1 ? this.corkSockets() : [];
+          try {
+            for (const e of p.emits) this.deliver(e, !own);
+          } finally {
+            for (const c of corked) c.uncork();
+          }
         } else this.deliver(p as EmitEnvelope, true);
       },
       { broadcast: true, prefetch: 256, maxRetries: 0 },
@@ -177,6 +182,25 @@ export class RealtimeHub implements Realtime {
         this.app.log.error({ err, event: e.event }, 'realtime observer failed');
       }
     }
+  }
+
+  /**
+   * Corks the TCP sockets under this node's websocket connections, so the frames a batch of emits writes to
+   * one connection leave in one write (socket.io writes every event as its own frame, each a system call;
+   * a batch of inbound messages is two events per message). Delivery is synchronous: the caller uncorks
+   * right after. Sockets on HTTP long-polling are left alone (their packets are already buffered).
+   */
+  private corkSockets(): { uncork(): void }[] {
+    const out: { uncork(): void }[] = [];
+    const clients = (this.io.engine as unknown as { clients?: Record<string, { transport?: { socket?: { _socket?: { cork?: () => void; uncork(): void; destroyed?: boolean } } } }> }).clients;
+    for (const id in clients) {
+      const raw = clients[id].transport?.socket?._socket;
+      if (raw && typeof raw.cork === 'function' && !raw.destroyed) {
+        raw.cork();
+        out.push(raw);
+      }
+    }
+    return out;
   }
 
   private deliver(e: EmitEnvelope, notify: boolean): void {

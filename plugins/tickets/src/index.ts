@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { definePlugin } from '@atendo/sdk';
+import { AnswerCache, listCacheTtl } from './services/answer-cache';
 import { buildDeps } from './services/deps';
 import { loadViewer } from './services/core';
 import { viewerAudiences } from './visibility';
@@ -31,7 +32,7 @@ export default definePlugin({
     await ticketLogRoutes(ctx.app, deps);
     await ticketNoteRoutes(ctx.app, deps);
     await ticketTagRoutes(ctx.app, deps);
-    await listRoutes(ctx.app, deps);
+    await listRoutes(ctx.app, deps, new AnswerCache(listCacheTtl(ctx.config.listCacheMs)));
     await messageRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps, ctx.config));
     ctx.onClose((await subscribeInbound(deps, ctx.config)).close);

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
-import { AnswerCache } from '../src/services/answer-cache';
+import { ANSWER_TTL_MS, AnswerCache, listCacheTtl } from '../src/services/answer-cache';
 import { createContact, createTenant, insertTicket, TICKETS_PLUGINS, type Tenant } from './helpers';
 
 jest.setTimeout(60000);
@@ -48,6 +48,17 @@ describe('AnswerCache', () => {
     c.bump(1); // the whole company
     expect((await c.get(1, 'queue1', ['tickets:queue:1', 'tickets:noqueue'], load)).body.toString()).toBe('6');
     expect((await c.get(1, 'admin', ['tickets:all'], load)).body.toString()).toBe('7');
+  });
+
+  test('TICKETS_LIST_CACHE_MS: default, 0 stores nothing, bad values refused', async () => {
+    expect(listCacheTtl(undefined)).toBe(ANSWER_TTL_MS);
+    expect(listCacheTtl('2500')).toBe(2500);
+    for (const bad of ['-1', 'abc', '1.5', '600001', 9e9]) expect(() => listCacheTtl(bad)).toThrow(/TICKETS_LIST_CACHE_MS/);
+    const c = new AnswerCache(listCacheTtl('0'));
+    let n = 0;
+    await c.get(1, 'k', [], async () => String(++n));
+    expect((await c.get(1, 'k', [], async () => String(++n))).body.toString()).toBe('2');
+    expect(c.size).toBe(0);
   });
 
   test('concurrent requests share one computation', async () => {
@@ -188,4 +199,18 @@ describe('GET /tickets through the cache', () => {
       await k2.close();
     }
   });
+});
+
+test('TICKETS_LIST_CACHE_MS=0: every list is read fresh', async () => {
+  const k = await createTestKernel({ plugins: TICKETS_PLUGINS, env: { TICKETS_LIST_CACHE_MS: '0' } });
+  try {
+    const t = await createTenant(k);
+    await insertTicket(k, t.companyId, { contactId: t.contact.id, whatsappId: t.conn.id, queueId: t.queueA.id });
+    const names = async () => ((await k.as(t.admin, 'GET', '/tickets?status=pending&showAll=true')).json() as { tickets: { contact: { name: string } }[] }).tickets.map((x) => x.contact.name);
+    expect(await names()).toEqual([t.contact.name]);
+    await k.db('contacts').where({ id: t.contact.id }).update({ name: 'Fresh Every Time' });
+    expect(await names()).toEqual(['Fresh Every Time']);
+  } finally {
+    await k.close();
+  }
 });

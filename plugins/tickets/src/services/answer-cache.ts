@@ -17,6 +17,18 @@ export const ANSWER_TTL_MS = 10_000;
 export const ANSWER_CACHE_MAX = 5_000;
 
 /**
+ * The answer TTL from the plugin's config (`TICKETS_LIST_CACHE_MS`): milliseconds, 0 to 600,000; unset =
+ * ANSWER_TTL_MS. 0 turns storing off (concurrent identical requests still share one computation).
+ * Throws at boot on anything else.
+ */
+export function listCacheTtl(v: unknown): number {
+  if (v === undefined || v === null || v === '') return ANSWER_TTL_MS;
+  const n = typeof v === 'number' ? v : /^\d+$/.test(String(v).trim()) ? Number(String(v).trim()) : NaN;
+  if (!Number.isInteger(n) || n < 0 || n > 600_000) throw new Error('TICKETS_LIST_CACHE_MS must be an integer from 0 to 600000 (milliseconds)');
+  return n;
+}
+
+/**
  * A per-node cache of serialized list answers (GET /tickets, GET /ticket/kanban), keyed by the caller and
  * the normalized query, and invalidated per company by version:
  *
@@ -99,7 +111,7 @@ export class AnswerCache {
     const p = compute().then((json) => {
       const body = typeof json === 'string' ? Buffer.from(json) : Buffer.isBuffer(json) ? json : Buffer.from(json);
       const entry: Entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, version, at: now };
-      if (this.version(companyId, scopes) === version) {
+      if (this.ttlMs > 0 && this.version(companyId, scopes) === version) {
         this.entries.delete(key);
         if (this.entries.size >= this.max) {
           const oldest = this.entries.keys().next().value;

@@ -1,6 +1,7 @@
 // Module-federation contract between the shell (host) and the areas (remotes), used by every rspack
 // config: the areas list (areas.json), each area's remote name and URL, and the shared singletons.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
@@ -41,9 +42,18 @@ const major = (pkg) => `^${version(pkg).split('.')[0]}.0.0`;
  * Shared singletons: one copy per page, provided by the shell. React, styled-components, react-query,
  * i18next and react-i18next are required to be single (hooks, theme and i18n contexts); so are the toast
  * container (toasts from any area show in the shell's container) and Atendo's own web modules (session
- * store, HTTP client, socket, theme store). Not shared on purpose: react-router (each area renders its own
- * router in its own React root, and a shared module cannot be tree-shaken: sharing it would add ~60 kB
- * gzipped to /login). Versions are read from the installed packages.
+ * store, HTTP client, socket, theme store). Not shared on purpose: react-router. Only the shell uses it (the
+ * inbox reads its two routes from the URL, microfrontends/inbox/src/lib/router.ts, instead of bundling a
+ * ~15 KB gzipped router of its own), and a shared module cannot be tree-shaken: the shell's tree-shaken copy
+ * weighs ~14 KB gzipped, shared it would add ~60 KB gzipped to /login. Versions are read from the installed
+ * packages.
+ *
+ * Weight (`npm run bundle-size`, real Chromium, gzip -9): the JavaScript for /login then /tickets is ~247 KB
+ * (target < 300 KB; it was ~331 KB): /login ~212 KB (react-dom ~64, the federation runtime ~25 in the shell's
+ * entry, react-router + single-spa ~19, the shared singletons), the signed-in frame ~9 KB after sign-in,
+ * the inbox ~26 KB (remoteEntry.js ~8 with the shell's runtime core, the manager ~18; the conversation,
+ * ~25 KB, loads when a ticket is opened). Keeping it there: no form/schema library on /login, lazy chunks
+ * for what the sign-in page does not show, and a shared module only when it must be a singleton.
  */
 export function sharedModules() {
   const single = (pkg, extra = {}) => ({ singleton: true, requiredVersion: major(pkg), version: version(pkg), ...extra });
@@ -68,6 +78,44 @@ export function sharedModules() {
  * loads no area code. The shell loads first and provides every singleton.
  */
 export const SHARE_STRATEGY = 'loaded-first';
+
+/**
+ * Module-federation runtime options of the shell (host): it bundles the federation runtime once and hands
+ * its core to the areas (`provideExternalRuntime`); no snapshot/manifest code (remotes are plain
+ * remoteEntry.js URLs, `manifest: false`); browser-only code paths (`target: 'web'`).
+ */
+export const HOST_EXPERIMENTS = { provideExternalRuntime: true, optimization: { disableSnapshot: true, target: 'web' } };
+
+/**
+ * The same for an area (remote): it uses the shell's runtime core instead of a second copy
+ * (`externalRuntime`; an area is only ever loaded by the shell) and loads no remotes itself.
+ */
+export const AREA_EXPERIMENTS = { externalRuntime: true, optimization: { disableSnapshot: true, disableRemote: true, target: 'web' } };
+
+/**
+ * Rspack plugin of every build (after ModuleFederationPlugin): the federation runtime as ES modules.
+ * Rspack's federation plugin imports the CommonJS build of the bundler runtime
+ * (`@module-federation/webpack-bundler-runtime/dist/index.cjs`) and aliases `@module-federation/runtime` to
+ * its CommonJS main file, and the shell's `provideExternalRuntime` adds a CommonJS runtime plugin: CommonJS
+ * is not tree-shaken (node-only and manifest/snapshot code reached the browser) and mixing both builds
+ * bundled the runtime core twice. This points those imports at the packages' ES module builds (same code).
+ */
+export class FederationRuntimeEsmPlugin {
+  apply(compiler) {
+    const require = createRequire(join(ROOT_DIR, 'package.json'));
+    const tools = dirname(require.resolve('@module-federation/runtime-tools'));
+    const cjs = [
+      require.resolve('@module-federation/webpack-bundler-runtime', { paths: [tools] }),
+      require.resolve('@module-federation/inject-external-runtime-core-plugin', { paths: [dirname(require.resolve('@module-federation/enhanced'))] }),
+    ];
+    compiler.hooks.afterPlugins.tap('FederationRuntimeEsmPlugin', () => {
+      const alias = { ...compiler.options.resolve.alias };
+      delete alias['@module-federation/runtime'];
+      for (const file of cjs) alias[`${file}$`] = file.replace(/\.cjs$/, '.js');
+      compiler.options.resolve.alias = alias;
+    });
+  }
+}
 
 /**
  * The whole Rspack config of an area (a module-federation remote exposing only `./lifecycles`, from
@@ -100,9 +148,11 @@ export function areaConfig({ name, dir, exposes = { './lifecycles': './src/lifec
           exposes,
           shared: sharedModules(),
           shareStrategy: SHARE_STRATEGY,
+          experiments: AREA_EXPERIMENTS,
           dts: false,
           manifest: false,
         }),
+        new FederationRuntimeEsmPlugin(),
       ],
       performance: { hints: false },
       stats: 'errors-warnings',

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
+import { FederationRuntimeEsmPlugin, HOST_EXPERIMENTS, remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
 
 export default (_env, argv) => {
   const production = argv.mode !== 'development';
@@ -30,9 +30,11 @@ export default (_env, argv) => {
         remotes: remotesFromAreas(),
         shared: sharedModules(),
         shareStrategy: SHARE_STRATEGY,
+        experiments: HOST_EXPERIMENTS,
         dts: false,
         manifest: false,
       }),
+      new FederationRuntimeEsmPlugin(),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',

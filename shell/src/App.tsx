@@ -9,7 +9,7 @@ import type { Role } from './access';
 import { AREAS, AreaOutlet, type AreaDef } from './areas';
 import { PublicOnly, RequireAuth, RouteGate } from './guards';
 import { useVersionWatcher } from './hooks/useVersionWatcher';
-import { Layout } from './layout/Layout';
+import { loadLayout } from './layout/load';
 import { LoginPage } from './pages/LoginPage';
 import { ComingSoonPage, ExpiredPage, NotFoundPage } from './pages/SimplePages';
 import { EXPIRED_ROUTE, PRIVATE_ROUTES, type RouteDef } from './routes';
@@ -88,6 +88,18 @@ function AreaPage({ area, pages }: AreaPages) {
   );
 }
 
+/** The signed-in frame loads after sign-in (shell/src/layout/load.ts), not with /login. */
+const Layout = lazy(loadLayout);
+
+function LazyLayout() {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<Loading label={t('common.loading')} />}>
+      <Layout />
+    </Suspense>
+  );
+}
+
 /** Sign-up (with its phone-mask library) loads on demand, keeping it out of the sign-in page's bundle. */
 const SignupPage = lazy(() => import('./pages/SignupPage').then((m) => ({ default: m.SignupPage })));
 
@@ -100,19 +112,32 @@ function LazySignup() {
   );
 }
 
+/** Password recovery loads on demand too: /login never downloads it. */
+const RecoveryPasswordPage = lazy(() => import('./pages/RecoveryPasswordPage').then((m) => ({ default: m.RecoveryPasswordPage })));
+
+function LazyRecoveryPassword() {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<Loading label={t('common.loading')} />}>
+      <RecoveryPasswordPage />
+    </Suspense>
+  );
+}
+
 function Toasts() {
   const mode = useThemeMode();
   return <ToastContainer position="top-right" autoClose={3000} newestOnTop theme={mode === 'dark' ? 'dark' : 'light'} />;
 }
 
-/** The routes: public-only sign-in and sign-up, and the private pages inside the layout. */
+/** The routes: public-only sign-in, sign-up and password recovery, and the private pages inside the layout. */
 export function AppRoutes() {
   const table = routeTable();
   return (
     <Routes>
       <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
       <Route path="/signup" element={<PublicOnly><LazySignup /></PublicOnly>} />
-      <Route element={<RequireAuth><Layout /></RequireAuth>}>
+      <Route path="/recovery-password" element={<PublicOnly><LazyRecoveryPassword /></PublicOnly>} />
+      <Route element={<RequireAuth><LazyLayout /></RequireAuth>}>
         <Route path={EXPIRED_ROUTE} element={<ExpiredPage />} />
         {table.areas.map(({ area, pages }) => (
           <Route key={`area:${area.name}`} element={<AreaPage area={area} pages={pages} />}>

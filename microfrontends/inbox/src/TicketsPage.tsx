@@ -1,15 +1,20 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate, useTicketId } from './lib/router';
 import styled from 'styled-components';
 import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@atendo/web-api';
-import { EmptyState } from '@atendo/web-ui';
-import { Conversation } from './conversation';
+import { EmptyState, Loading } from '@atendo/web-ui';
 import { useMediaQuery } from './lib/hooks';
 import { clearPresence } from './lib/presence';
 import { viewerOf } from './lib/viewer';
 import { TicketsManager } from './manager/TicketsManager';
 import { useLiveTickets } from './manager/useLiveTickets';
+
+/**
+ * The conversation view (with its texts, media and input) loads when a ticket is first opened: /tickets
+ * itself shows only the manager.
+ */
+const Conversation = lazy(() => import('./conversation').then((m) => ({ default: m.Conversation })));
 
 /** Below this width the page shows two tabs (Ticket, Atendimentos) instead of two panes (spec §2). */
 export const NARROW_MAX_PX = 899;
@@ -72,7 +77,7 @@ const Prompt = styled.div`
  */
 export function TicketsPage() {
   const { t } = useTranslation('inbox');
-  const { ticketId } = useParams();
+  const ticketId = useTicketId();
   const navigate = useNavigate();
   const user = useSessionUser();
   const viewer = useMemo(() => viewerOf(user), [user]);
@@ -109,7 +114,9 @@ export function TicketsPage() {
       </Left>
       <Right $hidden={narrow && narrowTab !== 'ticket'}>
         {openUuid ? (
-          <Conversation key={openUuid} ticketUuid={openUuid} onClose={closeConversation} />
+          <Suspense fallback={<Loading label={t('loading')} />}>
+            <Conversation key={openUuid} ticketUuid={openUuid} onClose={closeConversation} />
+          </Suspense>
         ) : (
           <Prompt>
             <EmptyState icon="chat" text={t('selectTicket')} data-testid="select-ticket" />

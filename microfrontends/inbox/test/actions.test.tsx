@@ -1,16 +1,17 @@
 /** @jest-environment jsdom */
 import '../../../shell/test/jsdom-polyfills';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router';
 import { session } from '@atendo/web-api';
 import { TicketsManager } from '../src/manager/TicketsManager';
 import { nearBottom } from '../src/manager/TicketsList';
+import { usePathname } from '../src/lib/router';
 import type { Viewer } from '../src/lib/viewer';
 import type { Ticket } from '../src/types';
 import { ADMIN, answer, ATTENDANT, mockFetch, renderInbox, signInAs, ticket, type FetchCall } from './helpers';
 
+/** The page's path, as the area reads it (the manager navigates through the page's history). */
 function Where() {
-  return <output data-testid="location">{useLocation().pathname}</output>;
+  return <output data-testid="location">{usePathname()}</output>;
 }
 
 interface Api {
@@ -51,17 +52,10 @@ const puts = (calls: FetchCall[]) => calls.filter((c) => c.method === 'PUT').map
 function renderManager(viewer: Viewer) {
   signInAs({ id: viewer.id, profile: viewer.admin ? 'admin' : 'user', queues: viewer.queueIds.map((id) => ({ id, name: id === 10 ? 'Vendas' : `Q${id}`, color: '#000000' })) });
   return renderInbox(
-    <Routes>
-      <Route
-        path="*"
-        element={
-          <>
-            <TicketsManager viewer={viewer} openUuid={null} />
-            <Where />
-          </>
-        }
-      />
-    </Routes>,
+    <>
+      <TicketsManager viewer={viewer} openUuid={null} />
+      <Where />
+    </>,
   );
 }
 

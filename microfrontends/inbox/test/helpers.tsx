@@ -1,6 +1,6 @@
 /**
  * Shared setup of the inbox's jsdom tests: the shell's test helpers (fetch mock, rendering with i18n,
- * theme, query cache and a memory router) plus the inbox's translations and ticket fixtures.
+ * theme, query cache and a memory router; the page's URL set to the route, which the area reads) plus the inbox's translations and ticket fixtures.
  */
 import type { ReactNode } from 'react';
 import i18next from 'i18next';
@@ -16,7 +16,10 @@ export { answer, API, mockFetch, type FetchCall } from '../../../shell/test/help
 /** Renders `ui` like the shell does, with the inbox's `inbox` namespace registered, in `language`. */
 export function renderInbox(ui: ReactNode, opts: { route?: string; language?: 'pt-BR' | 'en' | 'es' | 'tr' } = {}) {
   const language = opts.language ?? 'pt-BR';
-  const result = renderShell(ui, { route: opts.route ?? '/tickets', language: language as 'pt-BR' });
+  const route = opts.route ?? '/tickets';
+  // The area reads its route from the page's URL (src/lib/router.ts).
+  window.history.replaceState(null, '', route);
+  const result = renderShell(ui, { route, language: language as 'pt-BR' });
   registerTranslations();
   act(() => {
     void i18next.changeLanguage(language);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import styled from 'styled-components';
 import { useCompanyPlan, useSessionUser } from '@atendo/web-api';
@@ -7,9 +7,11 @@ import { logout } from '../auth';
 import { useConnectionsWarning } from '../hooks/useConnectionsWarning';
 import { useSessionEvents, useUserStatusHeartbeat } from '../hooks/useSessionEvents';
 import { visibleMenu } from '../menu';
-import { ProfileModal } from './ProfileModal';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
+
+/** The profile dialog (with its form library) loads when first opened, not with the signed-in frame. */
+const ProfileModal = lazy(() => import('./ProfileModal').then((m) => ({ default: m.ProfileModal })));
 
 const Frame = styled.div`
   display: flex;
@@ -36,6 +38,7 @@ export function Layout() {
   const plan = useCompanyPlan();
   const [menuOpen, setMenuOpen] = useState(() => user?.defaultMenu !== 'closed' && (typeof window === 'undefined' || window.innerWidth >= 720));
   const [profileOpen, setProfileOpen] = useState(false);
+  const [profileUsed, setProfileUsed] = useState(false);
   const admin = hasRole(user, 'admin');
   const warning = useConnectionsWarning(admin ? user?.companyId : undefined);
   useSessionEvents(user);
@@ -47,14 +50,21 @@ export function Layout() {
   };
   return (
     <Frame>
-      <TopBar user={user} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onProfile={() => setProfileOpen(true)} onLogout={() => void signOut()} />
+      <TopBar user={user} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onProfile={() => {
+          setProfileUsed(true);
+          setProfileOpen(true);
+        }} onLogout={() => void signOut()} />
       <Body>
         <SideMenu open={menuOpen} sections={visibleMenu(user, plan.data?.plan)} connectionsWarning={warning} />
         <Main id="atendo-main">
           <Outlet />
         </Main>
       </Body>
-      <ProfileModal user={user} open={profileOpen} onClose={() => setProfileOpen(false)} onPasswordChanged={() => void signOut()} />
+      {profileUsed ? (
+        <Suspense fallback={null}>
+          <ProfileModal user={user} open={profileOpen} onClose={() => setProfileOpen(false)} onPasswordChanged={() => void signOut()} />
+        </Suspense>
+      ) : null}
     </Frame>
   );
 }

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../lib/router';
 import { toastError, useSessionUser } from '@atendo/web-api';
 import { updateTicket, useQueues, type UpdateTicketBody } from '../lib/api';
 import type { Viewer } from '../lib/viewer';

@@ -48,6 +48,10 @@ export const ConfigSchema = Type.Object({
   ),
   /** Failed logins allowed per IP and e-mail per minute. */
   LOGIN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /** Password reset: requests per IP per 15 minutes on each /api/enviar-email, verificar-code, atualizar-senha route (per node). */
+  PASSWORD_RESET_RATE_LIMIT: Type.Integer({ minimum: 1, default: 20 }),
+  /** Password reset: codes issued per WhatsApp number per hour (all nodes: counted in the database). */
+  PASSWORD_RESET_PER_NUMBER: Type.Integer({ minimum: 1, default: 5 }),
   /** Largest JSON body in bytes. */
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1048576 }),
   /** Largest uploaded file in bytes. */

@@ -26,3 +26,25 @@ export function hasRole(user: AuthUser, role: RouteRole): boolean {
   const rank = profile === 'admin' ? RANK.admin : profile === 'supervisor' ? RANK.supervisor : RANK.user;
   return rank >= RANK[role];
 }
+
+/**
+ * Bus topic the kernel publishes when a password-reset code is issued (`POST /api/enviar-email`). A plugin
+ * that can reach WhatsApp (the connections plugin) delivers `text` to `to`. The payload carries the code in
+ * clear (the bus is internal); consumers must never log `code`/`text` outside development.
+ */
+export const PASSWORD_RESET_CODE_TOPIC = 'auth.reset-code-issued';
+
+/** Payload of `auth.reset-code-issued`. */
+export interface PasswordResetCodeEvent {
+  /** The user's company (the message itself goes out from the platform company's connection). */
+  companyId: number;
+  userId: number;
+  /** Recipient: the user's registered WhatsApp number, digits only (country code included when known). */
+  to: string;
+  /** The 6-digit code. */
+  code: string;
+  /** The message to send, in the user's language. */
+  text: string;
+  /** ISO time after which the code no longer works. */
+  expiresAt: string;
+}

@@ -26,10 +26,17 @@ export interface AdapterConnection {
   accessToken: string | null;
 }
 
-/** A send command (bus topic `message.send`), resolved by the channels plugin to its connection. */
+/**
+ * A send command (bus topic `message.send`), resolved by the channels plugin to its connection.
+ * `messageId`/`ticketId` 0: a system message that is not stored in a ticket (e.g. a password-reset code);
+ * adapters send it like any other and report `message.sent`/`message.failed` with `messageId: 0`, which the
+ * tickets plugin ignores.
+ */
 export interface SendCommand {
   companyId: number;
+  /** The stored message's id; 0 = not a ticket message. */
   messageId: number;
+  /** The ticket's id; 0 = not a ticket message. */
   ticketId: number;
   connectionId: number;
   channel: Channel;

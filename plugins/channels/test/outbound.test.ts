@@ -267,6 +267,22 @@ describe('outbound: message.send through the Meta adapters', () => {
     expect(graph.seen).toEqual([]);
   });
 
+  test('a system message (messageId and ticketId 0, e.g. a password-reset code) is sent and reported with messageId 0', async () => {
+    for (let i = 0; i < 2; i++) {
+      await k.bus.publish('message.send', { companyId: A.companyId, messageId: 0, ticketId: 0, connectionId: conn.wa, channel: 'whatsappapi', to: '5511988887777', body: `Seu código é 12345${i}` });
+    }
+    // Two results, not one: results of id 0 carry no dedupe id of their own.
+    await waitFor(() => sent.length === 2);
+    expect(graph.seen.map((r) => r.json?.text?.body)).toEqual(['Seu código é 123450', 'Seu código é 123451']);
+    expect(sent[0].payload).toMatchObject({ companyId: A.companyId, messageId: 0, connectionId: conn.wa, channel: 'whatsappapi' });
+    expect(sent[0].payload.ticketId).toBeUndefined();
+    expect(sent[0].id).not.toBe(sent[1].id);
+    // A refused one reports message.failed with messageId 0.
+    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 0, ticketId: 0, connectionId: conn.ig, channel: 'instagram', to: '1', body: 'x' });
+    await waitFor(() => failed.length === 1);
+    expect(failed[0].payload).toMatchObject({ companyId: A.companyId, messageId: 0, error: { code: 'ERR_NO_WAPP_FOUND' } });
+  });
+
   test('the channels service reads contact profiles (Messenger first/last name, Instagram name/username)', async () => {
     const svc = k.services.get<ChannelsService>('channels');
     await expect(svc.fetchProfile(A.companyId, conn.fb, '9990000000000017')).resolves.toEqual({ name: 'Ana Souza', firstName: 'Ana', lastName: 'Souza', pictureUrl: 'https://cdn.example/p.jpg' });

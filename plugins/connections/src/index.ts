@@ -4,6 +4,7 @@ import { AppError, definePlugin, hasRole, type SeedContext } from '@atendo/sdk';
 import { connectionsRoutes } from './routes/connections';
 import { AUDIENCE_ADMIN, AUDIENCE_USER, ConnectionStore, generateToken, type ConnectionsService } from './services/connections';
 import type { Channel } from './schemas/connections';
+import { subscribeResetCodes } from './services/reset-code';
 
 export type {
   Connection,
@@ -15,6 +16,7 @@ export type {
   StatusUpdate,
 } from './services/connections';
 export { CONNECTION_TOPICS, CHANNEL_FEATURE } from './services/connections';
+export { deliverResetCode, pickResetConnection, RESET_CODE_QUEUE } from './services/reset-code';
 export { CHANNELS, CONNECTION_STATUSES, META_CHANNELS, type Channel, type ConnectionStatus } from './schemas/connections';
 
 /** Demo connections of company 1, one per channel (SEED_DEMO only). */
@@ -98,7 +100,9 @@ export async function seedConnections(ctx: SeedContext): Promise<void> {
 
 /**
  * The connections plugin: owns `whatsapps` and `whatsapp_queues`; serves the `/whatsapp` routes; provides
- * the `connections` service (see `ConnectionsService`). The queues plugin is optional: when loaded it is
+ * the `connections` service (see `ConnectionsService`); delivers password-reset codes (`auth.reset-code-issued`
+ * -> `message.send` on company 1's connected WhatsApp connection, see services/reset-code.ts). The queues
+ * plugin is optional: when loaded it is
  * registered first (`after`) and used through its `queues` service to validate and show queue ids.
  */
 export default definePlugin({
@@ -112,6 +116,9 @@ export default definePlugin({
     // Admins see QR codes in pushes; other users get the same events with `qrcode: ''`.
     ctx.realtime.registerAudienceResolver((user) => [hasRole(user, 'admin') ? AUDIENCE_ADMIN : AUDIENCE_USER]);
     await connectionsRoutes(ctx.app, { store });
+    // Password-reset codes (kernel event `auth.reset-code-issued`) go out from company 1's WhatsApp connection.
+    const resetCodes = await subscribeResetCodes({ bus: ctx.bus, log: ctx.log, connections: store, nodeEnv: ctx.kernel.nodeEnv });
+    ctx.onClose(() => resetCodes.unsubscribe());
   },
   seed: seedConnections,
 });

@@ -28,6 +28,10 @@ export interface OutboundOptions {
 }
 
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 2147483647;
+/** A message id: a stored message's id, or 0 for a system message that is not in a ticket (SDK `SendCommand`). */
+const isMessageId = (v: unknown): v is number => v === 0 || isId(v);
+/** Result ids dedupe redeliveries of one stored message; system messages (id 0) get a fresh id each. */
+const resultId = (topic: string, cmd: { companyId: number; messageId: number }) => (cmd.messageId === 0 ? undefined : `${topic}:${cmd.companyId}:${cmd.messageId}`);
 
 /**
  * The `message.send` consumer for channel 'whatsapp' (queue `channels.outbound.whatsapp`; other channels'
@@ -83,7 +87,7 @@ export class OutboundConsumer {
     const cmd = m.payload;
     if (!cmd || cmd.channel !== 'whatsapp') return;
     const { log, bus } = this.opts;
-    if (!isId(cmd.companyId) || !isId(cmd.messageId)) {
+    if (!isId(cmd.companyId) || !isMessageId(cmd.messageId)) {
       log.error({ id: m.id }, 'whatsapp outbound: malformed message.send payload dropped');
       return;
     }
@@ -108,7 +112,7 @@ export class OutboundConsumer {
     const result = { companyId: cmd.companyId, messageId: cmd.messageId, wid, ack: 1 };
     for (let i = 1; ; i++) {
       try {
-        await bus.publish(OUTBOUND_TOPICS.sent, result, { id: `message.sent:${cmd.companyId}:${cmd.messageId}` });
+        await bus.publish(OUTBOUND_TOPICS.sent, result, { id: resultId(OUTBOUND_TOPICS.sent, cmd) });
         return;
       } catch (err) {
         if (i >= 3) {

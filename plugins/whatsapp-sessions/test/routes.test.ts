@@ -260,6 +260,24 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     expect(sock.sent).toEqual([]);
   });
 
+  test('password reset end to end: the code goes out on company 1\'s connected connection (messageId 0) and verifies', async () => {
+    const { sock } = await openConnection(k.superAdmin as TestUser, 1);
+    const u = await k.createUser(A.companyId);
+    await k.db('users').where({ id: u.id }).update({ wpp: '(11) 98765-0001' });
+    const before = results.length;
+    const res = await k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: { wpp: '+55 11 98765-0001' } });
+    expect(res.statusCode).toBe(200);
+    await waitFor(() => sock.sent.length === 1);
+    const [jid, content] = [sock.sent[0].jid, sock.sent[0].content as { text: string }];
+    expect(jid).toBe('5511987650001@s.whatsapp.net');
+    const code = /\b(\d{6})\b/.exec(content.text)?.[1];
+    expect(code).toBeDefined();
+    // The adapter reports it with messageId 0 (not a ticket message).
+    await waitFor(() => results.slice(before).some((r) => r.topic === 'message.sent' && r.payload.messageId === 0));
+    const ok = await k.app.inject({ method: 'GET', url: `/api/verificar-code/5511987650001?code=${code}&userId=${res.json().userId}` });
+    expect(ok.json()).toMatchObject({ valid: true, userId: res.json().userId });
+  });
+
   test('message.send: a transient failure is retried; when no session runs, message.failed after the retries', async () => {
     const { id, sock } = await openConnection(A.admin, A.companyId);
     let calls = 0;

@@ -3,6 +3,7 @@ import { SessionStore } from '../auth/sessions';
 import type { CoreDeps } from './deps';
 import { healthRoutes } from './health';
 import { authRoutes } from './auth';
+import { passwordResetRoutes } from './password-reset';
 import { companiesRoutes } from './companies';
 import { plansRoutes } from './plans';
 import { usersRoutes } from './users';
@@ -13,6 +14,7 @@ export async function registerCoreRoutes(app: FastifyInstance, base: Omit<CoreDe
   const deps: CoreDeps = { ...base, sessions: new SessionStore(base.db, base.config.REFRESH_TOKEN_DAYS) };
   await healthRoutes(app, deps);
   await authRoutes(app, deps);
+  await passwordResetRoutes(app, deps);
   await companiesRoutes(app, deps);
   await plansRoutes(app, deps);
   await usersRoutes(app, deps);

@@ -40,6 +40,8 @@ const UserFields = {
   farewellMessage: Type.Optional(NullableString({ maxLength: 5000 })),
   whatsappId: Type.Optional(IntegerOrEmpty({ minimum: 1, maximum: MAX_ID })),
   language: Type.Optional(Language),
+  /** The user's WhatsApp number (admin-only): where password-reset codes go (`POST /api/enviar-email`). */
+  wpp: Type.Optional(NullableString({ maxLength: 50, pattern: '^[+0-9 ().-]*$' })),
   /** Saved by user extensions (the queues plugin); ignored when none is loaded. */
   queueIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 500 })),
   /** Honoured only for super users on create; ignored on update. */
@@ -98,7 +100,7 @@ const IgnoredCompanyQuery = Type.Object({
 });
 
 /** Fields only admins may change (spec user-modal:editProfile / editQueues). */
-const ADMIN_ONLY = ['profile', 'queueIds', 'allTicket', 'allowGroup', 'whatsappId', 'startWork', 'endWork'] as const;
+const ADMIN_ONLY = ['profile', 'queueIds', 'allTicket', 'allowGroup', 'whatsappId', 'startWork', 'endWork', 'wpp'] as const;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const workTime = (v: string | null | undefined, fallback: string) => (v ? v : fallback);
@@ -250,6 +252,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
                 farewellMessage: body.farewellMessage || null,
                 whatsappId: body.whatsappId || null,
                 language: body.language || null,
+                wpp: body.wpp?.trim() || null,
               })
               .returning('*');
             return r as UserRow;
@@ -299,6 +302,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     if (body.allTicket !== undefined) admin.allTicket = body.allTicket;
     if (body.allowGroup !== undefined) admin.allowGroup = body.allowGroup;
     if (body.whatsappId !== undefined) admin.whatsappId = body.whatsappId || null;
+    if (body.wpp !== undefined) admin.wpp = body.wpp?.trim() || null;
     const extBody: Record<string, unknown> = { ...body };
     if (!isAdmin) {
       // A plain user may resend its own values (the old modal posts the whole form) but not change them.

@@ -70,6 +70,10 @@ export interface OutboundDeps {
 }
 
 const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2147483647;
+/** A message id: a stored message's id, or 0 for a system message that is not in a ticket (SDK `SendCommand`). */
+const isMessageId = (v: unknown): v is number => v === 0 || isPositiveInt(v);
+/** Result ids dedupe redeliveries of one stored message; system messages (id 0) get a fresh id each. */
+const resultId = (topic: string, cmd: SendCommand) => (cmd.messageId === 0 ? undefined : `${topic}:${cmd.companyId}:${cmd.messageId}`);
 
 /**
  * The connection of a command, as the adapter sees it. Throws PermanentError when it does not exist in the
@@ -161,7 +165,7 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
   const log = deps.log.child({ messageId: cmd.messageId, companyId: cmd.companyId, connectionId: cmd.connectionId, channel, attempt: message.attempt });
 
   const fail = async (code: string, text: string, retryable: boolean) => {
-    if (!isPositiveInt(cmd.companyId) || !isPositiveInt(cmd.messageId)) return; // nobody to tell
+    if (!isPositiveInt(cmd.companyId) || !isMessageId(cmd.messageId)) return; // nobody to tell
     const event: MessageFailedEvent = {
       companyId: cmd.companyId,
       messageId: cmd.messageId,
@@ -170,11 +174,11 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
       channel,
       error: { code, text: text.slice(0, 1000), retryable },
     };
-    await deps.bus.publish(FAILED_TOPIC, event, { id: `${FAILED_TOPIC}:${cmd.companyId}:${cmd.messageId}` });
+    await deps.bus.publish(FAILED_TOPIC, event, { id: resultId(FAILED_TOPIC, cmd) });
   };
 
   try {
-    if (!isPositiveInt(cmd.companyId) || !isPositiveInt(cmd.messageId) || !isPositiveInt(cmd.connectionId) || !(CHANNELS as readonly string[]).includes(channel)) {
+    if (!isPositiveInt(cmd.companyId) || !isMessageId(cmd.messageId) || !isPositiveInt(cmd.connectionId) || !(CHANNELS as readonly string[]).includes(channel)) {
       throw new SendFailure('ERR_VALIDATION', 'malformed send command');
     }
     const adapter = deps.adapters.get(channel);
@@ -197,7 +201,7 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
       channel,
       wid: externalId,
     };
-    await deps.bus.publish(SENT_TOPIC, sent, { id: `${SENT_TOPIC}:${cmd.companyId}:${cmd.messageId}` });
+    await deps.bus.publish(SENT_TOPIC, sent, { id: resultId(SENT_TOPIC, cmd) });
     log.info({ wid: externalId }, 'message sent');
     return 'sent';
   } catch (err) {

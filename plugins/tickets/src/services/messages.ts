@@ -923,6 +923,7 @@ async function changeMessage(
  * Returns the updated row, or undefined when nothing changed.
  */
 export async function applySent(deps: TicketsDeps, p: { companyId: number; messageId: number; wid: string; ack?: number }): Promise<MessageRow | undefined> {
+  if (isSystemMessage(p)) return undefined;
   if (!isPositiveInt(p?.companyId) || !isPositiveInt(p.messageId) || !isWid(p.wid) || (p.ack !== undefined && !isAck(p.ack))) {
     throw new PermanentError('message.sent: malformed payload');
   }
@@ -941,11 +942,18 @@ export async function applySent(deps: TicketsDeps, p: { companyId: number; messa
 }
 
 /**
+ * `messageId` 0 marks a send that is not a ticket message (a password-reset code from the connections
+ * plugin, SDK `SendCommand`): its `message.sent` / `message.failed` results are not ours and are ignored.
+ */
+const isSystemMessage = (p: unknown): boolean => Boolean(p) && typeof p === 'object' && (p as { messageId?: unknown }).messageId === 0;
+
+/**
  * `message.failed` {companyId, messageId, error}: sending failed. A message still pending (ack 0) gets
  * `send_error` 'ERR_SENDING_WAPP_MSG' (the provider's detail goes to the log) and an `appMessage` update is
  * pushed; messages already sent, private notes and unknown ids are ignored. Idempotent.
  */
 export async function applyFailed(deps: TicketsDeps, p: { companyId: number; messageId: number; error?: unknown }): Promise<MessageRow | undefined> {
+  if (isSystemMessage(p)) return undefined;
   if (!isPositiveInt(p?.companyId) || !isPositiveInt(p.messageId)) throw new PermanentError('message.failed: malformed payload');
   deps.log.warn({ companyId: p.companyId, messageId: p.messageId, error: (typeof p.error === 'string' ? p.error : JSON.stringify(p.error ?? '')).slice(0, 1000) }, 'messages: sending failed');
   return changeMessage(deps, { id: p.messageId, companyId: p.companyId }, async (row, trx) => {

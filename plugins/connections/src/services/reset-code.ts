@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  PASSWORD_RESET_CODE_TOPIC,
+  PermanentError,
+  type Bus,
+  type BusMessage,
+  type Channel,
+  type PasswordResetCodeEvent,
+  type SendCommand,
+  type Subscription,
+} from '@atendo/sdk';
+import type { Connection } from './connections';
+
+/** The platform company: password-reset codes go out from its WhatsApp connection. */
+export const PLATFORM_COMPANY_ID = 1;
+/** Consumer queue of `auth.reset-code-issued` (competing consumers: one node sends each code). */
+export const RESET_CODE_QUEUE = 'connections.reset-code';
+/** Channels a reset code can go out on (WhatsApp by Baileys or WhatsApp Cloud). */
+const RESET_CHANNELS: readonly string[] = ['whatsapp', 'whatsappapi'];
+
+export interface ResetCodeDeps {
+  bus: Bus;
+  log: FastifyBaseLogger;
+  connections: { list(companyId: number): Promise<Connection[]> };
+  /** NODE_ENV of the kernel: in `development` the code is logged when it cannot be sent. */
+  nodeEnv: string;
+}
+
+/**
+ * The connection a reset code goes out on: company 1's CONNECTED WhatsApp (Baileys or Cloud) connection,
+ * the default one first, then the oldest. Undefined when there is none.
+ */
+export function pickResetConnection(list: Connection[]): Connection | undefined {
+  return list
+    .filter((c) => RESET_CHANNELS.includes(c.channel) && c.status === 'CONNECTED')
+    .sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.id - b.id)[0];
+}
+
+const isEvent = (p: unknown): p is PasswordResetCodeEvent => {
+  const e = p as PasswordResetCodeEvent;
+  return Boolean(e) && typeof e.to === 'string' && /^\d{8,15}$/.test(e.to) && typeof e.text === 'string' && e.text.length > 0 && e.text.length <= 1000;
+};
+
+/**
+ * Delivers one `auth.reset-code-issued` event: publishes `message.send` (a `SendCommand` with `messageId`
+ * and `ticketId` 0, i.e. not a ticket message) for company 1's connection picked by `pickResetConnection`.
+ * Without such a connection it logs a warning (and, in development only, the code, so the flow can be tried
+ * without WhatsApp). Returns the command published, or undefined.
+ */
+export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<PasswordResetCodeEvent>): Promise<SendCommand | undefined> {
+  const e = m.payload;
+  if (!isEvent(e)) throw new PermanentError('auth.reset-code-issued: malformed payload');
+  const conn = pickResetConnection(await deps.connections.list(PLATFORM_COMPANY_ID));
+  if (!conn) {
+    if (deps.nodeEnv === 'development') {
+      deps.log.warn({ userId: e.userId, to: e.to, code: e.code }, 'password reset: no connected WhatsApp connection in company 1; the code is logged because NODE_ENV=development');
+    } else {
+      deps.log.warn({ userId: e.userId }, 'password reset: no connected WhatsApp connection in company 1, the code was not sent');
+    }
+    return undefined;
+  }
+  const cmd: SendCommand & { remoteJid: null; lid: null; mediaType: string; isForwarded: boolean } = {
+    companyId: PLATFORM_COMPANY_ID,
+    messageId: 0,
+    ticketId: 0,
+    connectionId: conn.id,
+    channel: conn.channel as Channel,
+    to: e.to,
+    isGroup: false,
+    body: e.text,
+    remoteJid: null,
+    lid: null,
+    mediaType: 'conversation',
+    isForwarded: false,
+  };
+  await deps.bus.publish('message.send', cmd, { id: `message.send:reset:${m.id}` });
+  deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel }, 'password reset: code handed to the channel');
+  return cmd;
+}
+
+/** Subscribes the delivery (queue `connections.reset-code`, 3 retries then dead-letter). */
+export function subscribeResetCodes(deps: ResetCodeDeps): Promise<Subscription> {
+  return deps.bus.subscribe<PasswordResetCodeEvent>(PASSWORD_RESET_CODE_TOPIC, async (m) => {
+    await deliverResetCode(deps, m);
+  }, { queue: RESET_CODE_QUEUE, maxRetries: 3 });
+}

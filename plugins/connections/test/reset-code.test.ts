@@ -1,0 +1,88 @@
+import type { BusMessage, PasswordResetCodeEvent, SendCommand } from '@atendo/sdk';
+import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
+import connectionsPlugin, { deliverResetCode, pickResetConnection, type Connection, type ConnectionsService } from '../src/index';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('connections plugin: password-reset codes (auth.reset-code-issued -> message.send)', () => {
+  let k: TestKernel;
+  let svc: ConnectionsService;
+  const sends: BusMessage<SendCommand & Json>[] = [];
+  let n = 0;
+
+  beforeAll(async () => {
+    k = await createTestKernel({ plugins: [connectionsPlugin] });
+    svc = k.services.get<ConnectionsService>('connections');
+    await k.bus.subscribe<SendCommand & Json>('message.send', (m) => void sends.push(m), { broadcast: true });
+  });
+  afterAll(() => k.close());
+
+  async function connection(who: TestUser, body: Json = {}): Promise<number> {
+    const res = await k.as(who, 'POST', '/whatsapp', { name: `Reset ${++n}`, ...body });
+    expect(res.statusCode).toBe(200);
+    return res.json().id;
+  }
+  /** Asks a code for a new user of `companyId`; returns the user and the reset answer. */
+  async function ask(companyId: number, wpp: string): Promise<void> {
+    const u = await k.createUser(companyId);
+    await k.db('users').where({ id: u.id }).update({ wpp });
+    const res = await k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: { wpp } });
+    expect(res.statusCode).toBe(200);
+  }
+
+  test('company 1 without a connected WhatsApp connection: nothing is sent; another company\'s connection is never used', async () => {
+    const b = await k.createCompany();
+    const foreign = await connection(b.admin);
+    await svc.updateStatus(b.companyId, foreign, { status: 'CONNECTED' });
+    const idle = await connection(k.superAdmin); // company 1's default, DISCONNECTED
+    expect((await svc.get(1, idle))!.isDefault).toBe(true);
+    await ask(b.companyId, '5511976540001');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sends).toEqual([]);
+  });
+
+  test('the code goes out as message.send from company 1\'s connected connection, messageId/ticketId 0; the default wins', async () => {
+    const [def] = (await svc.list(1)).filter((c) => c.isDefault);
+    const other = await connection(k.superAdmin);
+    await svc.updateStatus(1, other, { status: 'CONNECTED' });
+    const { companyId } = await k.createCompany();
+    await ask(companyId, '(11) 97654-0002');
+    await waitFor(() => sends.length === 1);
+    const cmd = sends[0].payload;
+    expect(cmd).toMatchObject({ companyId: 1, messageId: 0, ticketId: 0, connectionId: other, channel: 'whatsapp', to: '5511976540002', isGroup: false });
+    expect(cmd.body).toMatch(/\b\d{6}\b/);
+    // Once the default is connected too, it is preferred.
+    await svc.updateStatus(1, def.id, { status: 'CONNECTED' });
+    await ask(companyId, '5511976540003');
+    await waitFor(() => sends.length === 2);
+    expect(sends[1].payload).toMatchObject({ companyId: 1, messageId: 0, connectionId: def.id, to: '5511976540003' });
+    // The code in the message is the one that verifies.
+    const code = /\b(\d{6})\b/.exec(String(sends[1].payload.body))![1];
+    const ok = await k.app.inject({ method: 'GET', url: `/api/verificar-code/5511976540003?code=${code}` });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  test('pickResetConnection: only CONNECTED whatsapp/whatsappapi connections, default first, then oldest', () => {
+    const c = (id: number, channel: string, status: string, isDefault = false) => ({ id, channel, status, isDefault }) as Connection;
+    expect(pickResetConnection([c(1, 'facebook', 'CONNECTED', true), c(2, 'instagram', 'CONNECTED')])).toBeUndefined();
+    expect(pickResetConnection([c(1, 'whatsapp', 'qrcode', true), c(3, 'whatsappapi', 'CONNECTED'), c(2, 'whatsapp', 'CONNECTED')])!.id).toBe(2);
+    expect(pickResetConnection([c(2, 'whatsapp', 'CONNECTED'), c(5, 'whatsappapi', 'CONNECTED', true)])!.id).toBe(5);
+  });
+
+  test('no connection: a warning; the code itself is logged only in development; malformed events are refused', async () => {
+    const event: PasswordResetCodeEvent = { companyId: 2, userId: 9, to: '5511976540004', code: '123456', text: 'code 123456', expiresAt: new Date().toISOString() };
+    const m = { id: 'x', topic: 'auth.reset-code-issued', payload: event, headers: {}, publishedAt: '', attempt: 1 };
+    const run = async (nodeEnv: string) => {
+      const warn = jest.fn();
+      const bus = { publish: jest.fn() };
+      const out = await deliverResetCode({ bus: bus as never, log: { warn, info: jest.fn() } as never, connections: { list: async () => [] }, nodeEnv }, m);
+      expect(out).toBeUndefined();
+      expect(bus.publish).not.toHaveBeenCalled();
+      expect(warn).toHaveBeenCalledTimes(1);
+      return JSON.stringify(warn.mock.calls[0]);
+    };
+    expect(await run('development')).toContain('123456');
+    expect(await run('production')).not.toContain('123456');
+    await expect(deliverResetCode({ bus: {} as never, log: {} as never, connections: { list: async () => [] }, nodeEnv: 'test' }, { ...m, payload: { ...event, to: 'nope' } })).rejects.toThrow(/malformed/);
+  });
+});

@@ -9,8 +9,8 @@ export interface MenuEntry {
   icon: IconName;
   role?: Role;
   feature?: PlanFeature;
-  /** Shows the connections warning badge. */
-  badge?: 'connections';
+  /** Shows the connections warning badge, or the unread internal-chat dot. */
+  badge?: 'connections' | 'chats';
 }
 
 export interface MenuSection {
@@ -37,7 +37,7 @@ export const MENU: MenuSection[] = [
       { key: 'contacts', to: '/contacts', icon: 'contacts' },
       { key: 'schedules', to: '/schedules', icon: 'calendar', feature: 'useSchedules' },
       { key: 'tags', to: '/tags', icon: 'tag' },
-      { key: 'chats', to: '/chats', icon: 'forum', feature: 'useInternalChat' },
+      { key: 'chats', to: '/chats', icon: 'forum', feature: 'useInternalChat', badge: 'chats' },
       { key: 'helps', to: '/helps', icon: 'help' },
       { key: 'campaigns', to: '/campaigns', icon: 'campaign', feature: 'useCampaigns' },
       { key: 'messagesApi', to: '/messages-api', icon: 'api', feature: 'useExternalApi' },

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import styled from 'styled-components';
 import { Badge, Icon } from '@atendo/web-ui';
+import { useChatUnread } from '../hooks/useChats';
 import type { MenuSection } from '../menu';
 
 const Nav = styled.nav<{ $open: boolean }>`
@@ -71,6 +72,7 @@ export interface SideMenuProps {
 /** The side menu: the visible sections (see `visibleMenu`), collapsed to icons when closed. */
 export function SideMenu({ open, sections, connectionsWarning = false }: SideMenuProps) {
   const { t } = useTranslation();
+  const chatUnread = useChatUnread();
   return (
     <Nav $open={open} aria-label={t('menu.navigation')} data-testid="side-menu">
       {sections.map((section) => (
@@ -90,6 +92,7 @@ export function SideMenu({ open, sections, connectionsWarning = false }: SideMen
                     <IconBox>
                       <Icon name={entry.icon} />
                       {warn ? <Badge $tone="warning" role="status" aria-label={t('menu.connectionsWarning')} title={t('menu.connectionsWarning')} data-testid="connections-warning" /> : null}
+                      {entry.badge === 'chats' && chatUnread ? <Badge role="status" aria-label={t('menu.chatsUnread')} title={t('menu.chatsUnread')} data-testid="chats-unread" /> : null}
                     </IconBox>
                     {open ? <span>{label}</span> : null}
                   </Item>

@@ -5,6 +5,8 @@ import { Icon, IconButton, toggleThemeMode, useThemeMode } from '@atendo/web-ui'
 import { subscriptionStatus } from '../auth';
 import { LanguageMenu } from '../LanguageMenu';
 import { NotificationsPopover, UserMenu, VolumeControl } from './TopBarWidgets';
+import { Announcements } from './Announcements';
+import { Chats } from './Chats';
 
 const Bar = styled.header`
   position: relative;
@@ -73,6 +75,8 @@ export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout }: To
           <Icon name="refresh" />
         </IconButton>
         <NotificationsPopover />
+        <Announcements userId={user.id} />
+        <Chats />
         <UserMenu name={user.name} email={user.email} onProfile={onProfile} onLogout={onLogout} />
       </Actions>
     </Bar>

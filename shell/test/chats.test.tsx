@@ -6,30 +6,13 @@ import { Route, Routes } from 'react-router';
 import { session, writeToken, type Plan } from '@atendo/web-api';
 import { applyChatEvent, totalUnreads, type ChatSummary } from '../src/hooks/useChats';
 import { Layout } from '../src/layout/Layout';
-import { answer, API, mockFetch, renderShell, sessionUser } from './helpers';
+import { answer, API, mockFetch, renderShell, sessionUser, FULL_PLAN } from './helpers';
 
 const mockSocket = createFakeSocket();
 jest.mock('socket.io-client', () => ({ io: jest.fn(() => mockSocket) }));
 
 const ME = 7;
-const PLAN = {
-  id: 1,
-  name: 'Full',
-  users: 10,
-  connections: 5,
-  queues: 5,
-  amount: '99.90',
-  useWhatsapp: true,
-  useFacebook: true,
-  useInstagram: true,
-  useCampaigns: true,
-  useSchedules: true,
-  useInternalChat: true,
-  useExternalApi: true,
-  useKanban: true,
-  useOpenAi: true,
-  useIntegration: true,
-} as Plan;
+const PLAN = FULL_PLAN;
 
 const chat = (id: number, title: string, unreadsForMe: number, lastMessage = ''): ChatSummary => ({
   id,

@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { ToastContainer } from 'react-toastify';
+import type { Plan } from '@atendo/web-api';
 import { AtendoThemeProvider } from '@atendo/web-ui';
 import { initI18n } from '../src/i18n';
 
@@ -80,3 +81,23 @@ export function sessionUser(over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+/** A plan with every feature on (tests turn single flags off with a spread). */
+export const FULL_PLAN: Plan = {
+  id: 1,
+  name: 'Full',
+  users: 10,
+  connections: 5,
+  queues: 5,
+  amount: '99.90',
+  useWhatsapp: true,
+  useFacebook: true,
+  useInstagram: true,
+  useCampaigns: true,
+  useSchedules: true,
+  useInternalChat: true,
+  useExternalApi: true,
+  useKanban: true,
+  useOpenAi: true,
+  useIntegration: true,
+};

@@ -7,29 +7,12 @@ import { session, writeToken, type Plan } from '@atendo/web-api';
 import { Layout } from '../src/layout/Layout';
 import { MENU, visibleMenu } from '../src/menu';
 import { applyWhatsappEvent, connectionsNeedAttention } from '../src/hooks/useConnectionsWarning';
-import { answer, mockFetch, renderShell, sessionUser } from './helpers';
+import { answer, mockFetch, renderShell, sessionUser, FULL_PLAN } from './helpers';
 
 const mockSocket = createFakeSocket();
 jest.mock('socket.io-client', () => ({ io: jest.fn(() => mockSocket) }));
 
-const ALL_ON: Plan = {
-  id: 1,
-  name: 'Full',
-  users: 10,
-  connections: 5,
-  queues: 5,
-  amount: '99.90',
-  useWhatsapp: true,
-  useFacebook: true,
-  useInstagram: true,
-  useCampaigns: true,
-  useSchedules: true,
-  useInternalChat: true,
-  useExternalApi: true,
-  useKanban: true,
-  useOpenAi: true,
-  useIntegration: true,
-};
+const ALL_ON = FULL_PLAN;
 
 const keys = (user: Parameters<typeof visibleMenu>[0], plan: Plan | null) =>
   visibleMenu(user, plan).flatMap((s) => s.entries.map((e) => `${s.key}:${e.key}`));

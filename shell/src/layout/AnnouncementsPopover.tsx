@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { api, formatDate, useSocketEvent } from '@atendo/web-api';
 import { Button, EmptyState, Icon, IconButton, Popover, Spinner } from '@atendo/web-ui';
+import { BadgeCount, BadgeWrap, PopoverHeader, PopoverList } from './popover-parts';
 
 /** An announcement as `GET /announcements/` answers it (wire-shapes "GET /announcements/"). */
 export interface Announcement {
@@ -91,40 +92,6 @@ const PRIORITY = {
   3: { key: 'low', tone: 'info' },
 } as const;
 const priorityOf = (p: number) => PRIORITY[p as 1 | 2 | 3] ?? PRIORITY[3];
-
-const Wrap = styled.span`
-  position: relative;
-  display: inline-flex;
-`;
-
-const Count = styled.span`
-  position: absolute;
-  top: 2px;
-  right: 0;
-  min-width: 18px;
-  height: 18px;
-  padding: 0 4px;
-  border-radius: ${(p) => p.theme.radius.round};
-  background: ${(p) => p.theme.colors.danger};
-  color: #fff;
-  font-size: 11px;
-  font-weight: ${(p) => p.theme.font.weight.bold};
-  line-height: 18px;
-  text-align: center;
-  pointer-events: none;
-`;
-
-const Header = styled.div`
-  padding: 12px 16px;
-  font-weight: ${(p) => p.theme.font.weight.medium};
-  border-bottom: 1px solid ${(p) => p.theme.colors.border};
-`;
-
-const List = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-`;
 
 const Item = styled.li<{ $tone: 'danger' | 'warning' | 'info' }>`
   padding: 12px 16px 12px 13px;
@@ -238,18 +205,18 @@ export default function AnnouncementsPopover({ userId }: { userId: number }) {
   const label = count ? `${t('topbar.announcements')} (${t('announcements.unread', { count })})` : t('topbar.announcements');
   return (
     <>
-      <Wrap>
+      <BadgeWrap>
         <IconButton ref={anchor} label={label} aria-haspopup="dialog" aria-expanded={open} onClick={() => (open ? close() : setOpen(true))} data-testid="announcements-button">
           <Icon name="announcement" />
         </IconButton>
         {count ? (
-          <Count data-testid="announcements-badge" aria-hidden="true">
+          <BadgeCount data-testid="announcements-badge" aria-hidden="true">
             {count > 9 ? '9+' : count}
-          </Count>
+          </BadgeCount>
         ) : null}
-      </Wrap>
+      </BadgeWrap>
       <Popover open={open} onClose={close} anchorRef={anchor} label={t('announcements.title')} width={360} maxHeight={440}>
-        <Header>{t('announcements.title')}</Header>
+        <PopoverHeader>{t('announcements.title')}</PopoverHeader>
         {query.isPending ? (
           <Center>
             <Spinner size={24} label={t('common.loading')} />
@@ -259,7 +226,7 @@ export default function AnnouncementsPopover({ userId }: { userId: number }) {
         ) : !records.length ? (
           <EmptyState icon="announcement" text={t('announcements.empty')} data-testid="announcements-empty" />
         ) : (
-          <List data-testid="announcements-list">
+          <PopoverList data-testid="announcements-list">
             {records.map((r) => {
               const prio = priorityOf(r.priority);
               return (
@@ -275,7 +242,7 @@ export default function AnnouncementsPopover({ userId }: { userId: number }) {
                 </Item>
               );
             })}
-          </List>
+          </PopoverList>
         )}
         {query.hasNextPage ? (
           <Footer>

@@ -4,44 +4,11 @@ import { useNavigate } from 'react-router';
 import styled from 'styled-components';
 import { api } from '@atendo/web-api';
 import { EmptyState, Icon, IconButton, Popover, Spinner } from '@atendo/web-ui';
+import { BadgeCount, BadgeWrap, PopoverHeader, PopoverList } from './popover-parts';
 import { totalUnreads, unreadsOf, useChats, type ChatSummary } from '../hooks/useChats';
 
 /** Chat popover max height (the notifications popover's, spec 1-platform.md §9). */
 const MAX_HEIGHT = 350;
-
-const Wrap = styled.span`
-  position: relative;
-  display: inline-flex;
-`;
-
-const Count = styled.span`
-  position: absolute;
-  top: 2px;
-  right: 0;
-  min-width: 18px;
-  height: 18px;
-  padding: 0 4px;
-  border-radius: ${(p) => p.theme.radius.round};
-  background: ${(p) => p.theme.colors.danger};
-  color: #fff;
-  font-size: 11px;
-  font-weight: ${(p) => p.theme.font.weight.bold};
-  line-height: 18px;
-  text-align: center;
-  pointer-events: none;
-`;
-
-const Header = styled.div`
-  padding: 12px 16px;
-  font-weight: ${(p) => p.theme.font.weight.medium};
-  border-bottom: 1px solid ${(p) => p.theme.colors.border};
-`;
-
-const List = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-`;
 
 const Entry = styled.button`
   display: flex;
@@ -120,7 +87,7 @@ export default function ChatsPopover() {
 
   return (
     <>
-      <Wrap>
+      <BadgeWrap>
         <IconButton
           ref={anchor}
           label={total > 0 ? t('chats.buttonUnread', { count: total }) : t('chats.button')}
@@ -132,19 +99,19 @@ export default function ChatsPopover() {
           <Icon name="forum" />
         </IconButton>
         {total > 0 ? (
-          <Count aria-hidden="true" data-testid="chats-unread-total">
+          <BadgeCount aria-hidden="true" data-testid="chats-unread-total">
             {total > 99 ? '99+' : total}
-          </Count>
+          </BadgeCount>
         ) : null}
-      </Wrap>
+      </BadgeWrap>
       <Popover open={open} onClose={() => setOpen(false)} anchorRef={anchor} label={t('chats.title')} width={340} maxHeight={MAX_HEIGHT}>
-        <Header>{t('chats.title')}</Header>
+        <PopoverHeader>{t('chats.title')}</PopoverHeader>
         {isLoading ? (
           <Centered>
             <Spinner size={24} label={t('common.loading')} />
           </Centered>
         ) : chats.length ? (
-          <List data-testid="chats-list">
+          <PopoverList data-testid="chats-list">
             {chats.map((chat) => {
               const unread = unreadsOf(chat, me);
               return (
@@ -164,7 +131,7 @@ export default function ChatsPopover() {
                 </li>
               );
             })}
-          </List>
+          </PopoverList>
         ) : (
           <EmptyState icon="forum" text={isError ? t('chats.loadError') : t('chats.empty')} data-testid="chats-empty" />
         )}

@@ -91,8 +91,6 @@ async function kernelMain(): Promise<void> {
       DB_POOL_MAX: env.DB_POOL_MAX ?? '10',
       META_APP_SECRET: env.BENCH_APP_SECRET,
       CHANNELS_META_APP_SECRET: env.BENCH_APP_SECRET,
-      CHANNELS_QUEUE_PREFIX: env.BENCH_QUEUE_PREFIX,
-      TICKETS_QUEUE_PREFIX: env.BENCH_QUEUE_PREFIX,
     },
     plugins: plugins as never,
     logger: false,
@@ -379,7 +377,6 @@ async function main(): Promise<void> {
   const { ensureDatabase, dropDatabase } = await import('@atendo/core/src/db');
   await ensureDatabase(dbUrl.toString());
   const dataDir = mkdtempSync(join(os.tmpdir(), 'atendo-bench-inbound-'));
-  const prefix = `bench${process.pid}.`;
   const child = fork(__filename, ['--kernel'], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: {
@@ -389,7 +386,6 @@ async function main(): Promise<void> {
       BENCH_APP_SECRET: APP_SECRET,
       BENCH_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
       BENCH_EXCHANGE: `atendo.bench.${process.pid}`,
-      BENCH_QUEUE_PREFIX: prefix,
     },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });

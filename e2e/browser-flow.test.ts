@@ -141,7 +141,6 @@ describeBrowser('the main job in Chromium: webhook -> live ticket -> accept -> r
     graph = await startGraph();
     const webPort = await freePort();
     base = `http://127.0.0.1:${webPort}`;
-    const prefix = `e2e-browser-${randomBytes(4).toString('hex')}.`;
     k = await createTestKernel({
       plugins: PLUGINS,
       env: {
@@ -150,8 +149,6 @@ describeBrowser('the main job in Chromium: webhook -> live ticket -> accept -> r
         CHANNELS_META_VERIFY_TOKEN: 'verify-me',
         CHANNELS_META_GRAPH_URL: graph.url,
         CHANNELS_GRAPH_TIMEOUT_MS: '60000',
-        CHANNELS_QUEUE_PREFIX: prefix,
-        TICKETS_QUEUE_PREFIX: prefix,
       },
     });
     apiUrl = await k.listen();

@@ -33,7 +33,6 @@ const TOKEN_A = 'EAAG-test-token-' + randomBytes(6).toString('hex');
 const SHARED_ENV = {
   CHANNELS_META_APP_SECRET: SECRET,
   CHANNELS_META_VERIFY_TOKEN: 'verify-me',
-  CHANNELS_QUEUE_PREFIX: `e2e-${randomBytes(4).toString('hex')}.`,
   JWT_SECRET: randomBytes(32).toString('hex'),
   JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
 };

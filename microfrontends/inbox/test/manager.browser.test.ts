@@ -42,7 +42,7 @@ describeBrowser('inbox ticket manager in Chromium', () => {
     const webPort = await freePort();
     base = `http://127.0.0.1:${webPort}`;
     // A queue prefix of this run: RabbitMQ queue names are global (when AMQP_URL is set).
-    k = await createTestKernel({ plugins: TICKETS_PLUGINS, env: { FRONTEND_URL: base, TICKETS_QUEUE_PREFIX: `inbox${process.pid}-${Date.now().toString(36)}.` } });
+    k = await createTestKernel({ plugins: TICKETS_PLUGINS, env: { FRONTEND_URL: base } });
     deps = buildDeps({ db: k.db, bus: k.bus, realtime: k.realtime, identity: k.identity, uploads: undefined as never, log: k.app.log, services: k.services });
     const apiUrl = await k.listen();
     web = await createWebServer({ apiUrl });

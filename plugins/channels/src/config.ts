@@ -1,5 +1,7 @@
 import { Type, type Static } from '@atendo/sdk';
 import { DEFAULT_GRAPH_TIMEOUT_MS, DEFAULT_GRAPH_URL } from '@atendo/channel-meta-common';
+import { WEBHOOK_QUEUE } from './services/inbound';
+import { OUTBOUND_QUEUE } from './services/outbound';
 
 /**
  * The plugin's config slice, read by the kernel from `CHANNELS_<KEY>` env vars (`CHANNELS_META_APP_SECRET`
@@ -21,12 +23,6 @@ export const ChannelsConfigSchema = Type.Object({
   /** Retries of a queued webhook body whose processing failed for a transient reason (database, bus). */
   webhookRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
   webhookRetryDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
-  /**
-   * Prefix of this plugin's bus queue names (default none: `channels.meta-webhooks`, `channels.outbound`).
-   * RabbitMQ queue names are global to the virtual host, so kernels publishing to different exchanges on one
-   * broker (test kernels, several installs) must not share them.
-   */
-  queuePrefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{0,100}$' })),
 });
 export type ChannelsConfig = Static<typeof ChannelsConfigSchema>;
 
@@ -45,9 +41,9 @@ export interface ChannelsSettings {
   outboundMaxDelayMs: number;
   webhookRetries: number;
   webhookRetryDelayMs: number;
-  /** Queue of the webhook consumer (`<queuePrefix>channels.meta-webhooks`). */
+  /** Queue of the webhook consumer (`channels.meta-webhooks`; the kernel's bus namespaces it by exchange). */
   webhookQueue: string;
-  /** Queue of the outbound consumer (`<queuePrefix>channels.outbound`). */
+  /** Queue of the outbound consumer (`channels.outbound`). */
   outboundQueue: string;
 }
 
@@ -73,7 +69,7 @@ export function resolveSettings(cfg: ChannelsConfig, env: Record<string, string 
     outboundMaxDelayMs: cfg.outboundMaxDelayMs ?? 60_000,
     webhookRetries: cfg.webhookRetries ?? 3,
     webhookRetryDelayMs: cfg.webhookRetryDelayMs ?? 1000,
-    webhookQueue: `${cfg.queuePrefix ?? ''}channels.meta-webhooks`,
-    outboundQueue: `${cfg.queuePrefix ?? ''}channels.outbound`,
+    webhookQueue: WEBHOOK_QUEUE,
+    outboundQueue: OUTBOUND_QUEUE,
   };
 }

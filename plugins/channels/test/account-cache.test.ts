@@ -3,7 +3,7 @@ import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@aten
 import { signBody } from '@atendo/channel-meta-common';
 import connectionsPlugin, { type ConnectionRef, type ConnectionsService } from '@atendo/plugin-connections';
 import channelsPlugin, { AccountCache } from '../src/index';
-import { capture, createConnection, fixture, metaCompact, sleep, uniqueQueuePrefix } from './helpers';
+import { capture, createConnection, fixture, metaCompact, sleep } from './helpers';
 
 const SECRET = 'meta-app-secret-for-account-cache-tests';
 const PHONE_OLD = '104512345678901';
@@ -100,7 +100,7 @@ describe('webhook routing through the account cache', () => {
 
   beforeAll(async () => {
     process.env.META_APP_SECRET = SECRET;
-    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10', CHANNELS_QUEUE_PREFIX: uniqueQueuePrefix() } });
+    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10' } });
     service = k.services.get<ConnectionsService>('connections');
     A = await k.createCompany();
     connId = await createConnection(k, A.admin, 'whatsappapi', PHONE_OLD, 'token-wa-a');

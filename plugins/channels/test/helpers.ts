@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BusMessage } from '@atendo/sdk';
@@ -33,14 +32,6 @@ export async function capture<T = unknown>(k: TestKernel, pattern: string | stri
     got.push(m);
   }, { broadcast: true });
   return got;
-}
-
-/**
- * A queue prefix private to one test kernel: RabbitMQ queue names are global to the broker, so kernels of
- * parallel test files (each on its own exchange) must not compete for `channels.outbound`.
- */
-export function uniqueQueuePrefix(): string {
-  return `test-${randomUUID().slice(0, 8)}.`;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

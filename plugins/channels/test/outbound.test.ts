@@ -6,7 +6,7 @@ import type { BusMessage, SendCommand } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import connectionsPlugin from '@atendo/plugin-connections';
 import channelsPlugin, { type ChannelsService, type MessageFailedEvent, type MessageSentEvent } from '../src/index';
-import { capture, createConnection, sleep, uniqueQueuePrefix } from './helpers';
+import { capture, createConnection, sleep } from './helpers';
 
 const WA_PHONE = '104512345678901';
 const FB_PAGE = '999000000000001';
@@ -82,7 +82,6 @@ describe('outbound: message.send through the Meta adapters', () => {
         CHANNELS_OUTBOUND_MAX_DELAY_MS: '80',
         CHANNELS_GRAPH_TIMEOUT_MS: '2000',
         BACKEND_URL: 'https://api.atendo.test',
-        CHANNELS_QUEUE_PREFIX: uniqueQueuePrefix(),
       },
     });
     A = await k.createCompany();

@@ -4,7 +4,7 @@ import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@aten
 import { signBody } from '@atendo/channel-meta-common';
 import connectionsPlugin from '@atendo/plugin-connections';
 import channelsPlugin, { WEBHOOK_QUEUE, type ChannelsService, type WebhookEvent } from '../src/index';
-import { capture, createConnection, fixture, metaCompact, sleep, uniqueQueuePrefix } from './helpers';
+import { capture, createConnection, fixture, metaCompact, sleep } from './helpers';
 
 const SECRET = 'meta-app-secret-for-webhook-tests';
 const VERIFY = 'verify-token-for-webhook-tests';
@@ -29,7 +29,7 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
     // The plain META_* names (process environment) configure the plugin; CHANNELS_* is tested below.
     process.env.META_APP_SECRET = SECRET;
     process.env.META_VERIFY_TOKEN = VERIFY;
-    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10', CHANNELS_QUEUE_PREFIX: uniqueQueuePrefix() } });
+    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10' } });
     webhookQueue = k.services.get<ChannelsService>('channels').queues.webhooks;
     expect(webhookQueue.endsWith(WEBHOOK_QUEUE)).toBe(true);
     A = await k.createCompany();
@@ -254,7 +254,7 @@ describe('Meta webhook configuration', () => {
   test('CHANNELS_META_* config; the Instagram app secret is accepted for instagram bodies only', async () => {
     const k = await createTestKernel({
       plugins: [connectionsPlugin, channelsPlugin],
-      env: { CHANNELS_QUEUE_PREFIX: uniqueQueuePrefix(), CHANNELS_META_APP_SECRET: 'cfg-app-secret', CHANNELS_META_INSTAGRAM_APP_SECRET: 'cfg-ig-secret', CHANNELS_META_VERIFY_TOKEN: 'cfg-verify' },
+      env: { CHANNELS_META_APP_SECRET: 'cfg-app-secret', CHANNELS_META_INSTAGRAM_APP_SECRET: 'cfg-ig-secret', CHANNELS_META_VERIFY_TOKEN: 'cfg-verify' },
     });
     try {
       const { admin } = await k.createCompany();
@@ -280,7 +280,7 @@ describe('Meta webhook configuration', () => {
     const before = { s: process.env.META_APP_SECRET, v: process.env.META_VERIFY_TOKEN };
     delete process.env.META_APP_SECRET;
     delete process.env.META_VERIFY_TOKEN;
-    const k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_QUEUE_PREFIX: uniqueQueuePrefix() } });
+    const k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], });
     if (before.s !== undefined) process.env.META_APP_SECRET = before.s;
     if (before.v !== undefined) process.env.META_VERIFY_TOKEN = before.v;
     try {

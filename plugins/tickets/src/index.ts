@@ -34,7 +34,7 @@ export default definePlugin({
     await ticketTagRoutes(ctx.app, deps);
     await listRoutes(ctx.app, deps, new AnswerCache(listCacheTtl(ctx.config.listCacheMs)));
     await messageRoutes(ctx.app, deps);
-    ctx.onClose(await subscribeMessageResults(deps, ctx.config));
-    ctx.onClose((await subscribeInbound(deps, ctx.config)).close);
+    ctx.onClose(await subscribeMessageResults(deps));
+    ctx.onClose((await subscribeInbound(deps)).close);
   },
 });

@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, type BusMessage, type Envelope } from '@atendo/sdk';
 import { nextEvent, waitFor, type TestKernel } from '@atendo/testing';
 import type { MessageRow, TicketRow } from '../src/model';
-import { inboundQueue, messageFields } from '../src/services/inbound';
+import { INBOUND_QUEUE, messageFields } from '../src/services/inbound';
 import { createConnection, createQueue, createTenant, eventsMatching, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
 
 /**
@@ -12,9 +12,7 @@ import { createConnection, createQueue, createTenant, eventsMatching, insertMess
  */
 
 let seq = 0;
-/** A queue prefix of this run: RabbitMQ queue names are global, other kernels on the broker must not share ours. */
-const PREFIX = `t${process.pid}-${Date.now().toString(36)}.`;
-const QUEUE = inboundQueue(PREFIX);
+const QUEUE = INBOUND_QUEUE;
 const digits = () => `5511${String(Date.now() % 1e6).padStart(6, '0')}${String(seq++).padStart(3, '0')}`;
 const wid = () => `wamid.${randomBytes(10).toString('hex').toUpperCase()}`;
 
@@ -89,14 +87,14 @@ describe('tickets: inbound pipeline', () => {
     });
 
   beforeAll(async () => {
-    k = await ticketsKernel({ env: { TICKETS_QUEUE_PREFIX: PREFIX } });
+    k = await ticketsKernel();
     A = await createTenant(k);
     B = await createTenant(k);
     await k.db('whatsapps').whereIn('id', [A.conn.id, B.conn.id]).update({ allowGroup: true });
     await setCompanySetting(k, A.companyId, 'sendSignMessage', 'disabled');
     await k.bus.subscribe<Record<string, unknown>>('message.received', (m) => {
       received.push(m);
-    }, { queue: `${PREFIX}tickets-inbound-test` });
+    }, { queue: 'tickets-inbound-test' });
   });
   afterEach(() => {
     for (const s of open.splice(0)) s.close();

@@ -6,7 +6,7 @@ import type { AccountCache } from './account-cache';
 import { downloadInboundMedia, type MediaDeps } from './media';
 import { WEBHOOK_TOPIC, type WebhookEvent } from '../routes/webhook';
 
-/** Queue of the webhook consumer (without `queuePrefix`). */
+/** Queue of the webhook consumer. */
 export const WEBHOOK_QUEUE = 'channels.meta-webhooks';
 /** Envelopes published concurrently (in order) per batch. */
 const PUBLISH_BATCH = 100;

@@ -18,7 +18,7 @@ import { graphErrorOf } from '@atendo/channel-meta-common';
 import type { ConnectionsService } from '@atendo/plugin-connections';
 import { META_OUTBOUND_CHANNELS } from '../registry';
 
-/** Queue of the outbound consumer (without `queuePrefix`). */
+/** Queue of the outbound consumer. */
 export const OUTBOUND_QUEUE = 'channels.outbound';
 export const SEND_TOPIC = 'message.send';
 export const SENT_TOPIC = 'message.sent';

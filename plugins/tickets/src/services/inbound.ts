@@ -54,7 +54,7 @@ import type { TicketsDeps } from './deps';
 
 /** Topic pattern of the adapters' envelopes (`channel.inbound.<channel>.<kind>`). */
 export const INBOUND_PATTERN = 'channel.inbound.#';
-/** The consumer queue (dead letters in `tickets.inbound.dlq`); see `inboundQueue` for the optional prefix. */
+/** The consumer queue (dead letters in `tickets.inbound.dlq`). */
 export const INBOUND_QUEUE = 'tickets.inbound';
 /** Subscription options of the consumer. */
 export const INBOUND_SUBSCRIPTION = { queue: INBOUND_QUEUE, prefetch: 32, maxRetries: 5, retryDelayMs: 200 } as const;
@@ -1001,24 +1001,12 @@ export class InboundPipeline {
 }
 
 /**
- * The consumer queue's name with the optional `queuePrefix` (env `TICKETS_QUEUE_PREFIX`: RabbitMQ queue
- * names are global to the virtual host, so kernels publishing to different exchanges of one broker — test
- * kernels, several installs — must not share them). Throws at boot for a prefix outside `[A-Za-z0-9._-]{0,100}`.
+ * Starts the inbound consumer (queue `tickets.inbound`; the kernel's bus namespaces queue names by
+ * exchange, so installs sharing a broker never share it) and the connection-cache invalidation (broadcast
+ * subscription to `connection.updated` / `connection.deleted`). Returns the pipeline and the stop function
+ * (for `ctx.onClose`): it stops consuming, then waits for the pending live events.
  */
-export function inboundQueue(queuePrefix?: unknown): string {
-  const prefix = queuePrefix === undefined || queuePrefix === null ? '' : String(queuePrefix);
-  if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix)) throw new Error('TICKETS_QUEUE_PREFIX must be 0 to 100 characters of A-Z, a-z, 0-9, ".", "_" or "-"');
-  return `${prefix}${INBOUND_QUEUE}`;
-}
-
-/**
- * Starts the inbound consumer (queue `[queuePrefix]tickets.inbound`) and the connection-cache invalidation
- * (broadcast subscription to `connection.updated` / `connection.deleted`). `config` is the plugin's config
- * slice (`queuePrefix`, see `inboundQueue`). Returns the pipeline and the stop function (for `ctx.onClose`):
- * it stops consuming, then waits for the pending live events.
- */
-export async function subscribeInbound(deps: TicketsDeps, config: { queuePrefix?: unknown } = {}): Promise<{ pipeline: InboundPipeline; close: () => Promise<void> }> {
-  const queue = inboundQueue(config.queuePrefix);
+export async function subscribeInbound(deps: TicketsDeps): Promise<{ pipeline: InboundPipeline; close: () => Promise<void> }> {
   const pipeline = new InboundPipeline(deps);
   const invalidation = await deps.bus.subscribe<ConnectionBusEvent>(
     ['connection.updated', 'connection.deleted'],
@@ -1027,7 +1015,7 @@ export async function subscribeInbound(deps: TicketsDeps, config: { queuePrefix?
     },
     { broadcast: true, maxRetries: 0 },
   );
-  const sub = await deps.bus.subscribe(INBOUND_PATTERN, pipeline.handle, { ...INBOUND_SUBSCRIPTION, queue });
+  const sub = await deps.bus.subscribe(INBOUND_PATTERN, pipeline.handle, INBOUND_SUBSCRIPTION);
   return {
     pipeline,
     close: async () => {

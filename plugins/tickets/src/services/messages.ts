@@ -1043,13 +1043,10 @@ export async function applyRemoteDelete(deps: TicketsDeps, companyId: number, wi
 /**
  * Subscribes the result consumers (queue `tickets.message-results`, 3 retries, then the dead-letter queue):
  * `message.sent` -> applySent, `message.failed` -> applyFailed, `message.status` -> applyStatus.
- * `config.queuePrefix` (added, additive: env `TICKETS_QUEUE_PREFIX`) prefixes the queue name, as for the
- * inbound queue (RabbitMQ queue names are global to the virtual host).
+ * (The kernel's bus namespaces queue names by exchange, so installs sharing a broker never share it.)
  * Returns the unsubscribe function (for `ctx.onClose`).
  */
-export async function subscribeMessageResults(deps: TicketsDeps, config: { queuePrefix?: unknown } = {}): Promise<() => Promise<void>> {
-  const prefix = config.queuePrefix === undefined || config.queuePrefix === null ? '' : String(config.queuePrefix);
-  if (!/^[A-Za-z0-9._-]{0,100}$/.test(prefix)) throw new Error('TICKETS_QUEUE_PREFIX must be 0 to 100 characters of A-Z, a-z, 0-9, ".", "_" or "-"');
+export async function subscribeMessageResults(deps: TicketsDeps): Promise<() => Promise<void>> {
   const sub = await deps.bus.subscribe<Record<string, unknown>>(
     [MESSAGE_TOPICS.sent, MESSAGE_TOPICS.failed, MESSAGE_TOPICS.status],
     async (m: BusMessage<Record<string, unknown>>) => {
@@ -1058,7 +1055,7 @@ export async function subscribeMessageResults(deps: TicketsDeps, config: { queue
       else if (m.topic === MESSAGE_TOPICS.failed) await applyFailed(deps, p);
       else if (m.topic === MESSAGE_TOPICS.status) await applyStatus(deps, p);
     },
-    { queue: `${prefix}${RESULTS_QUEUE}`, maxRetries: 3 },
+    { queue: RESULTS_QUEUE, maxRetries: 3 },
   );
   return () => sub.unsubscribe();
 }

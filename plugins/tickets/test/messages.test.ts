@@ -720,6 +720,26 @@ describe('tickets: messages', () => {
       expect(byAdmin.json().id).not.toBe(m.id);
     });
 
+    test("reopens the target's ticket closed within the connection's timeCreateNewTicket, keeping its queue", async () => {
+      const conn = await createConnection(k, A.companyId, { timeCreateNewTicket: 60 });
+      const { contact, ticket } = await conversation(A, { whatsappId: conn.id });
+      const src = await insertMessage(k, A.companyId, { ticketId: ticket.id, contactId: contact.id, body: 'de volta' });
+      const target = await createContact(k, A.companyId);
+      const closed = await insertTicket(k, A.companyId, { contactId: target.id, whatsappId: conn.id, queueId: A.queueB.id, status: 'closed', updatedAt: new Date(Date.now() - 10 * 60_000) });
+      const res = await k.as(A.admin, 'POST', '/message/forward', { messageId: src.id, contactId: target.id });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().ticketId).toBe(closed.id);
+      expect(await ticketRow(closed.id)).toMatchObject({ status: 'open', userId: A.admin.id, queueId: A.queueB.id, closedAt: null });
+      expect(await logTypes(k, closed.id)).toEqual(['reopen', 'open']);
+      expect(await waitPublished('ticket.updated', (p) => p.ticketId === closed.id)).toEqual([{ companyId: A.companyId, ticketId: closed.id, status: 'open', queueId: A.queueB.id, userId: A.admin.id }]);
+      // Closed longer ago than the window: a new ticket instead.
+      const target2 = await createContact(k, A.companyId);
+      const old = await insertTicket(k, A.companyId, { contactId: target2.id, whatsappId: conn.id, queueId: A.queueB.id, status: 'closed', updatedAt: new Date(Date.now() - 61 * 60_000) });
+      const res2 = await k.as(A.admin, 'POST', '/message/forward', { messageId: src.id, contactId: target2.id });
+      expect(res2.json().ticketId).not.toBe(old.id);
+      expect(await ticketRow(res2.json().ticketId)).toMatchObject({ status: 'open', queueId: ticket.queueId });
+    });
+
     test('a contact on another channel gets the default connection of that channel', async () => {
       const ig = await createConnection(k, A.companyId, { channel: 'instagram', isDefault: false });
       const { contact, ticket } = await conversation(A);

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError, companyEvent } from '@atendo/sdk';
-import type { TicketLogType, TicketRow, Viewer } from '../model';
+import type { TicketLogType, TicketRow, TicketStatus, Viewer } from '../model';
 import { ticketAudiences } from '../visibility';
 import type { TicketsDeps } from './deps';
 import type { Contact } from '@atendo/plugin-contacts';
@@ -124,4 +125,61 @@ export function emitTicketDelete(deps: TicketsDeps, ticket: TicketRow): void {
 /** Emits `company-{id}-ticket` {action:'updateUnread', ticketId} to the ticket's audiences. */
 export function emitTicketUnread(deps: TicketsDeps, ticket: TicketRow): void {
   deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'updateUnread', ticketId: ticket.id }, { audiences: ticketAudiences(ticket) });
+}
+
+/** The partial unique index that keeps one active ticket per (company, contact, connection). */
+export const UNIQUE_ACTIVE = 'tickets_one_active_per_contact';
+
+/** True for the unique violation of UNIQUE_ACTIVE (another request opened the pair's ticket first). */
+export function isUniqueActiveViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === UNIQUE_ACTIVE;
+}
+
+/**
+ * Inside `trx`, opens a ticket of `contact` on `connection` assigned to `userId` (the rule shared by
+ * POST /tickets and POST /message/forward; callers have checked there is no active ticket of the pair):
+ * status open (group for group contacts), acceptedAt now, bot off, unread 0. A closed ticket of the pair
+ * updated less than the connection's `timeCreateNewTicket` minutes ago is reopened (row-locked; logs
+ * 'reopen' + 'open'; its queue: `queueOnReopen(previous queue)`), else a new one is inserted with `queueId`
+ * (logs 'create' + 'open'). Returns the ticket and, when reopened, the closed row it was.
+ * Throws the database's unique violation (see isUniqueActiveViolation) when another transaction opened the
+ * pair's ticket meanwhile.
+ */
+export async function openTicket(
+  trx: Knex.Transaction,
+  o: {
+    companyId: number;
+    userId: number;
+    contact: Pick<Contact, 'id' | 'isGroup'>;
+    connection: { id: number; channel: string; timeCreateNewTicket?: number | null };
+    queueId: number | null;
+    queueOnReopen: (previous: number | null) => number | null;
+  },
+): Promise<{ ticket: TicketRow; reopened?: TicketRow }> {
+  const { companyId, contact, connection } = o;
+  const now = new Date();
+  const fields = { status: (contact.isGroup ? 'group' : 'open') as TicketStatus, userId: o.userId, acceptedAt: now, isBot: false, closedAt: null, unreadMessages: 0, amountUsedBotQueues: 0, updatedAt: now };
+  const minutes = Number(connection.timeCreateNewTicket ?? 0);
+  const reuse =
+    minutes > 0
+      ? ((await trx('tickets')
+          .where({ companyId, contactId: contact.id, whatsappId: connection.id, status: 'closed' })
+          .where('updatedAt', '>', new Date(now.getTime() - minutes * 60_000))
+          .orderBy('updatedAt', 'desc')
+          .forUpdate()
+          .first()) as TicketRow | undefined)
+      : undefined;
+  let t: TicketRow;
+  if (reuse) {
+    [t] = (await trx('tickets').where({ id: reuse.id, companyId }).update({ ...fields, queueId: o.queueOnReopen(reuse.queueId) }).returning('*')) as TicketRow[];
+    await logTicket(trx, t, 'reopen', o.userId, t.queueId);
+  } else {
+    [t] = (await trx('tickets')
+      .insert({ ...fields, uuid: randomUUID(), companyId, contactId: contact.id, whatsappId: connection.id, queueId: o.queueId, isGroup: contact.isGroup, channel: connection.channel, fromMe: true })
+      .returning('*')) as TicketRow[];
+    await logTicket(trx, t, 'create', o.userId, t.queueId);
+  }
+  await logTicket(trx, t, 'open', o.userId, t.queueId);
+  return { ticket: t, reopened: reuse };
 }

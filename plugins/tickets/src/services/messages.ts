@@ -1,11 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError, PermanentError, companyEvent, type AuthUser, type BusMessage, type StoredFile } from '@atendo/sdk';
 import type { Contact } from '@atendo/plugin-contacts';
 import type { MessageRow, TicketRow, TicketStatus, Viewer } from '../model';
 import { ACTIVE_STATUSES } from '../model';
 import { applyVisibility, canSee, isAdmin, ticketAudiences } from '../visibility';
-import { emitTicketUnread, emitTicketUpdate, getTicketOr404, loadViewer, logTicket, serializeTickets, shouldMask } from './core';
+import { emitTicketUnread, emitTicketUpdate, getTicketOr404, isUniqueActiveViolation, loadViewer, logTicket, openTicket, serializeTickets, shouldMask } from './core';
 import type { TicketsDeps } from './deps';
 import { MESSAGE_MAX, MESSAGES_PAGE_SIZE } from '../schemas/messages';
 
@@ -253,11 +253,6 @@ async function signed(deps: TicketsDeps, companyId: number, userId: number, text
   const prefix = signaturePrefix(user.name);
   return text.startsWith(prefix) ? text : prefix + text;
 }
-
-const isUniqueActiveViolation = (err: unknown) => {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'tickets_one_active_per_contact';
-};
 
 /** Tickets of the same conversation as `t`: same company, contact, connection and group flag (alias `tickets`). */
 function conversationTickets(db: Knex | Knex.Transaction, t: Pick<TicketRow, 'companyId' | 'contactId' | 'whatsappId' | 'isGroup'>): Knex.QueryBuilder {
@@ -772,10 +767,9 @@ interface OpenedTicket {
 }
 
 /**
- * The active ticket of `contact` on `connectionId` (locked), or a new one opened for the caller: status open
- * (group for group contacts), assigned to the caller, queue `queueId`, logged 'create' + 'open'. A closed
- * ticket of the pair updated less than the connection's `timeCreateNewTicket` minutes ago is reopened instead
- * (logged 'reopen' + 'open'). Race-safe through the one-active-ticket unique index.
+ * The active ticket of `contact` on `connectionId` (locked), or one opened for the caller by `openTicket`
+ * (core.ts: new with queue `queueId`, or a recently closed one reopened keeping its queue). Race-safe
+ * through the one-active-ticket unique index.
  */
 async function ticketForForward(
   trx: Knex.Transaction,
@@ -790,32 +784,12 @@ async function ticketForForward(
   const active = await findActive();
   if (active) return { ticket: active };
 
-  const now = new Date();
-  const fields = { status: (contact.isGroup ? 'group' : 'open') as TicketStatus, userId: auth.id, acceptedAt: now, isBot: false, closedAt: null, unreadMessages: 0, amountUsedBotQueues: 0, updatedAt: now };
   try {
-    return await trx.transaction(async (sp) => {
-      const minutes = Number(connection.timeCreateNewTicket ?? 0);
-      if (minutes > 0) {
-        const reuse = (await sp('tickets')
-          .where({ companyId, contactId: contact.id, whatsappId: connection.id, status: 'closed' })
-          .where('updatedAt', '>', new Date(now.getTime() - minutes * 60_000))
-          .orderBy('updatedAt', 'desc')
-          .forUpdate()
-          .first()) as TicketRow | undefined;
-        if (reuse) {
-          const [t] = (await sp('tickets').where({ id: reuse.id, companyId }).update({ ...fields, queueId: reuse.queueId ?? queueId }).returning('*')) as TicketRow[];
-          await logTicket(sp, t, 'reopen', auth.id, t.queueId);
-          await logTicket(sp, t, 'open', auth.id, t.queueId);
-          return { ticket: t, opened: { ticket: t, topic: 'ticket.updated' as const } };
-        }
-      }
-      const [t] = (await sp('tickets')
-        .insert({ ...fields, uuid: randomUUID(), companyId, contactId: contact.id, whatsappId: connection.id, queueId, isGroup: contact.isGroup, channel: connection.channel, fromMe: true })
-        .returning('*')) as TicketRow[];
-      await logTicket(sp, t, 'create', auth.id, t.queueId);
-      await logTicket(sp, t, 'open', auth.id, t.queueId);
-      return { ticket: t, opened: { ticket: t, topic: 'ticket.created' as const } };
-    });
+    // A savepoint: a unique violation (another request opened the pair's ticket) must not abort `trx`.
+    const { ticket, reopened } = await trx.transaction((sp) =>
+      openTicket(sp, { companyId, userId: auth.id, contact, connection, queueId, queueOnReopen: (previous) => previous ?? queueId }),
+    );
+    return { ticket, opened: { ticket, topic: reopened ? 'ticket.updated' : 'ticket.created' } };
   } catch (err) {
     if (!isUniqueActiveViolation(err)) throw err;
     // Another request opened the contact's ticket on this connection first: use it.

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError, type AuthUser, type PublicUser } from '@atendo/sdk';
 import type { Connection } from '@atendo/plugin-connections';
 import type { Contact } from '@atendo/plugin-contacts';
 import { ACTIVE_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
 import { applyVisibility, canSee, isAdmin } from '../visibility';
-import { emitTicketDelete, emitTicketUpdate, getTicketOr404, loadViewer, logTicket, serializeTickets, shouldMask } from './core';
+import { emitTicketDelete, emitTicketUpdate, getTicketOr404, isUniqueActiveViolation, loadViewer, logTicket, openTicket, serializeTickets, shouldMask } from './core';
 import { announceOutboundMessage, insertOutboundMessage, type StoredOutbound } from './messages';
 import type { TicketsDeps } from './deps';
 import type { CloseAllBody, CreateTicketBody, UpdateTicketBody } from '../schemas/tickets';
@@ -59,14 +58,8 @@ export interface TicketBusEvent {
 export const DEFAULT_GREETING_ACCEPTED = 'Olá {{name}}, meu nome é {{user}} e agora vou prosseguir com seu atendimento!';
 export const DEFAULT_TRANSFER_MESSAGE = 'Você foi transferido para o departamento {{queue}}';
 
-const UNIQUE_ACTIVE = 'tickets_one_active_per_contact';
 const CLOSE_ALL_BATCH = 200;
 const ACCESS_LOG_MINUTES = 5;
-
-const isUniqueActiveViolation = (err: unknown) => {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === UNIQUE_ACTIVE;
-};
 
 /** The active ticket of (contact, connection), read with `db` (a transaction or the pool). */
 export async function findActive(db: Knex | Knex.Transaction, companyId: number, contactId: number, whatsappId: number | null): Promise<TicketRow | undefined> {
@@ -241,35 +234,13 @@ export async function createTicket(deps: TicketsDeps, auth: AuthUser, body: Crea
   }
 
   const conn = connection;
-  const status: TicketStatus = contact.isGroup ? 'group' : 'open';
   for (let attempt = 0; ; attempt++) {
     const fx = new AfterCommit();
     try {
       const ticket = await deps.db.transaction(async (trx) => {
         const active = await findActive(trx, companyId, contact.id, conn.id);
         if (active) throw await otherOpenTicketError(deps, active);
-        const now = new Date();
-        let reuse: TicketRow | undefined;
-        if (conn.timeCreateNewTicket > 0) {
-          reuse = (await trx('tickets')
-            .where({ companyId, contactId: contact.id, whatsappId: conn.id, status: 'closed' })
-            .where('updatedAt', '>', new Date(now.getTime() - conn.timeCreateNewTicket * 60_000))
-            .orderBy('updatedAt', 'desc')
-            .forUpdate()
-            .first()) as TicketRow | undefined;
-        }
-        const fields = { status, userId: auth.id, acceptedAt: now, isBot: false, closedAt: null, unreadMessages: 0, amountUsedBotQueues: 0, updatedAt: now };
-        let t: TicketRow;
-        if (reuse) {
-          [t] = await trx('tickets').where({ id: reuse.id, companyId }).update({ ...fields, queueId: queueId ?? reuse.queueId }).returning('*');
-          await logTicket(trx, t, 'reopen', auth.id, t.queueId);
-        } else {
-          [t] = await trx('tickets')
-            .insert({ ...fields, uuid: randomUUID(), companyId, contactId: contact.id, whatsappId: conn.id, queueId, isGroup: contact.isGroup, channel: conn.channel, fromMe: true })
-            .returning('*');
-          await logTicket(trx, t, 'create', auth.id, t.queueId);
-        }
-        await logTicket(trx, t, 'open', auth.id, t.queueId);
+        const { ticket: t, reopened: reuse } = await openTicket(trx, { companyId, userId: auth.id, contact, connection: conn, queueId, queueOnReopen: (previous) => queueId ?? previous });
         fx.update(t, reuse);
         fx.event(reuse ? TICKET_TOPICS.updated : TICKET_TOPICS.created, t);
         return t;

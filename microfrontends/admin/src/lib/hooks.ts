@@ -1,22 +1,2 @@
-import { useEffect, useState } from 'react';
-import { toastError } from '@atendo/web-api';
-
-/** Search debounce (spec 3-campaigns-and-tools.md §5: 500 ms). */
-export const SEARCH_DEBOUNCE_MS = 500;
-
-/** `value`, updated `ms` after it stops changing. */
-export function useDebounced<T>(value: T, ms: number = SEARCH_DEBOUNCE_MS): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
-/** Shows the shell's error toast (`toastError`) once for each new error of a query (spec 1-platform.md §8). */
-export function useErrorToast(error: unknown): void {
-  useEffect(() => {
-    if (error) toastError(error);
-  }, [error]);
-}
+/** The shared hooks of the areas (@atendo/web-kit). */
+export { SEARCH_DEBOUNCE_MS, useDebounced, useErrorToast } from '@atendo/web-kit';

@@ -1,0 +1,3 @@
+export * from './lifecycles';
+export * from './router';
+export * from './hooks';

@@ -1,17 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resources } from '../src/i18n';
-
-/** Every key path of a bundle, plural suffixes folded into the base key. */
-function keys(bundle: object, prefix = ''): string[] {
-  const out = new Set<string>();
-  for (const [k, v] of Object.entries(bundle)) {
-    const path = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object') for (const sub of keys(v, path)) out.add(sub);
-    else out.add(path.replace(/_(zero|one|two|few|many|other)$/, ''));
-  }
-  return [...out].sort();
-}
+import { bundleKeys, bundleLeaves } from '../../kit/test/i18n-keys';
 
 function leaves(bundle: object, prefix = ''): [string, string][] {
   return Object.entries(bundle).flatMap(([k, v]) => (v && typeof v === 'object' ? leaves(v, prefix ? `${prefix}.${k}` : k) : [[prefix ? `${prefix}.${k}` : k, String(v)] as [string, string]]));
@@ -33,20 +23,21 @@ describe('admin area translations', () => {
   });
 
   test.each(['en', 'es', 'tr'] as const)('%s has exactly the keys of pt-BR', (lng) => {
-    expect(keys(resources[lng])).toEqual(keys(resources['pt-BR']));
+    expect(bundleKeys(resources[lng])).toEqual(bundleKeys(resources['pt-BR']));
   });
 
   test('plural keys have every form the language needs; no empty texts; interpolations match pt-BR', () => {
     const vars = (s: string) => (s.match(/{{\w+}}/g) ?? []).sort();
-    const ref = new Map(leaves(resources['pt-BR']).map(([k, v]) => [k.replace(/_(one|many|other)$/, ''), v]));
+    const ref = new Map(bundleLeaves(resources['pt-BR']).map(([k, v]) => [k.replace(/_(one|many|other)$/, ''), v]));
     for (const lng of langs) {
-      const all = leaves(resources[lng]);
+      const all = bundleLeaves(resources[lng]);
       const categories = new Intl.PluralRules(lng).resolvedOptions().pluralCategories;
       const plural = [...new Set(all.map(([k]) => k).filter((k) => /_(one|other)$/.test(k)).map((k) => k.replace(/_(one|many|other)$/, '')))];
       for (const base of plural) for (const c of categories) expect(all.map(([k]) => k)).toContain(`${base}_${c}`);
       for (const [k, v] of all) {
-        expect(v.trim()).not.toBe('');
-        expect(vars(v)).toEqual(vars(ref.get(k.replace(/_(one|many|other)$/, '')) ?? ''));
+        expect(typeof v).toBe('string');
+        expect(String(v).trim()).not.toBe('');
+        expect(vars(String(v))).toEqual(vars(String(ref.get(k.replace(/_(one|many|other)$/, '')) ?? '')));
       }
     }
   });
@@ -60,7 +51,7 @@ describe('admin area translations', () => {
     for (const file of sources(join(__dirname, '../src'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z.]+)'/g)) used.add(m[1]);
     }
-    const known = new Set(keys(resources['pt-BR']));
+    const known = new Set(bundleKeys(resources['pt-BR']));
     expect(used.size).toBeGreaterThan(20);
     for (const k of used) expect([k, known.has(k)]).toEqual([k, true]);
   });

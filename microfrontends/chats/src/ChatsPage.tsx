@@ -12,6 +12,7 @@ import { useDebounced, useErrorToast, useMediaQuery } from './hooks';
 import { flattenChats } from './live';
 import { chatPath, navigateTo, useChatParam } from './router';
 import { useLiveChats } from './useLiveChats';
+import { SplitDetail as Right, SplitPrompt as Prompt, SplitTab as Tab, SplitTabs as Tabs } from '@atendo/web-kit';
 
 /** Below this width the page shows two tabs ("Chats", "Mensagens") instead of two panes (spec "Internal chat"). */
 export const NARROW_MAX_PX = 899;
@@ -31,41 +32,6 @@ const Left = styled.div<{ $narrow: boolean; $hidden: boolean }>`
   ${(p) => (p.$narrow ? 'flex: 1; width: 100%;' : 'width: 34%; min-width: 300px; max-width: 440px;')}
   border-right: ${(p) => (p.$narrow ? 'none' : `1px solid ${p.theme.colors.border}`)};
   background: ${(p) => p.theme.colors.surface};
-`;
-
-const Right = styled.div<{ $hidden: boolean }>`
-  display: ${(p) => (p.$hidden ? 'none' : 'flex')};
-  flex: 1;
-  min-width: 0;
-  min-height: 0;
-  flex-direction: column;
-`;
-
-const Tabs = styled.div`
-  display: flex;
-  flex: none;
-  border-bottom: 1px solid ${(p) => p.theme.colors.border};
-  background: ${(p) => p.theme.colors.surface};
-`;
-
-const Tab = styled.button<{ $active: boolean }>`
-  flex: 1;
-  min-height: 44px;
-  border: none;
-  border-bottom: 3px solid ${(p) => (p.$active ? p.theme.colors.primary : 'transparent')};
-  background: transparent;
-  color: ${(p) => (p.$active ? p.theme.colors.primary : p.theme.colors.textMuted)};
-  font-weight: ${(p) => p.theme.font.weight.medium};
-  text-transform: uppercase;
-  cursor: pointer;
-`;
-
-const Prompt = styled.div`
-  display: flex;
-  flex: 1;
-  align-items: center;
-  justify-content: center;
-  background: ${(p) => p.theme.colors.surfaceAlt};
 `;
 
 type Dialog = { kind: 'new' } | { kind: 'edit'; chat: Chat } | { kind: 'delete'; chat: Chat } | null;

@@ -9,6 +9,7 @@ import { clearPresence } from './lib/presence';
 import { viewerOf } from './lib/viewer';
 import { TicketsManager } from './manager/TicketsManager';
 import { useLiveTickets } from './manager/useLiveTickets';
+import { SplitDetail as Right, SplitPrompt as Prompt, SplitTab as NarrowTab, SplitTabs as NarrowTabs } from '@atendo/web-kit';
 
 /**
  * The conversation view (with its texts, media and input) loads when a ticket is first opened: /tickets
@@ -33,41 +34,6 @@ const Left = styled.div<{ $narrow: boolean; $hidden: boolean }>`
   min-height: 0;
   ${(p) => (p.$narrow ? 'flex: 1; width: 100%;' : 'width: 38%; min-width: 340px; max-width: 520px;')}
   border-right: ${(p) => (p.$narrow ? 'none' : `1px solid ${p.theme.colors.border}`)};
-`;
-
-const Right = styled.div<{ $hidden: boolean }>`
-  display: ${(p) => (p.$hidden ? 'none' : 'flex')};
-  flex: 1;
-  min-width: 0;
-  min-height: 0;
-  flex-direction: column;
-`;
-
-const NarrowTabs = styled.div`
-  display: flex;
-  flex: none;
-  border-bottom: 1px solid ${(p) => p.theme.colors.border};
-  background: ${(p) => p.theme.colors.surface};
-`;
-
-const NarrowTab = styled.button<{ $active: boolean }>`
-  flex: 1;
-  min-height: 44px;
-  border: none;
-  border-bottom: 3px solid ${(p) => (p.$active ? p.theme.colors.primary : 'transparent')};
-  background: transparent;
-  color: ${(p) => (p.$active ? p.theme.colors.primary : p.theme.colors.textMuted)};
-  font-weight: ${(p) => p.theme.font.weight.medium};
-  text-transform: uppercase;
-  cursor: pointer;
-`;
-
-const Prompt = styled.div`
-  display: flex;
-  flex: 1;
-  align-items: center;
-  justify-content: center;
-  background: ${(p) => p.theme.colors.surfaceAlt};
 `;
 
 /**

@@ -1,3 +1,4 @@
 export * from './lifecycles';
 export * from './router';
 export * from './hooks';
+export * from './split';

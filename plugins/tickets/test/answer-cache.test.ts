@@ -85,14 +85,16 @@ describe('AnswerCache', () => {
     expect((await c.get(1, 'k', [], async () => '{"v":"newer"}')).body.toString()).toBe('{"v":"new"}');
   });
 
-  test('a failed computation is not cached; TTL and size bound the entries', async () => {
-    const c = new AnswerCache(50, 2);
+  test('a failed computation is not cached; TTL and stored bytes bound the entries', async () => {
+    const c = new AnswerCache(50, 2); // at most 2 bytes of bodies
     await expect(c.get(1, 'k', [], async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     expect((await c.get(1, 'k', [], async () => '1')).body.toString()).toBe('1');
     await c.get(1, 'k2', [], async () => '2');
     await c.get(1, 'k3', [], async () => '3'); // evicts k (least recently used)
     expect(c.size).toBe(2);
+    expect(c.storedBytes).toBe(2);
     expect((await c.get(1, 'k', [], async () => 'again')).body.toString()).toBe('again');
+    expect(c.storedBytes).toBe(2); // 'again' (5 bytes) is answered, but larger than the whole cache: not stored
     await new Promise((r) => setTimeout(r, 60));
     expect((await c.get(1, 'k', [], async () => 'expired')).body.toString()).toBe('expired');
   });

@@ -12,9 +12,9 @@ interface Entry extends CachedAnswer {
   at: number;
 }
 
-/** Defaults of AnswerCache: entries live at most 10 s, at most 5,000 of them (about 250 MB at worst for 50 kB pages; LRU). */
+/** Defaults of AnswerCache: entries live at most 10 s; their bodies take at most 32 MiB (about 650 pages of 50 kB; LRU). */
 export const ANSWER_TTL_MS = 10_000;
-export const ANSWER_CACHE_MAX = 5_000;
+export const ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * The answer TTL from the plugin's config (`TICKETS_LIST_CACHE_MS`): milliseconds, 0 to 600,000; unset =
@@ -43,8 +43,8 @@ export function listCacheTtl(v: unknown): number {
  *   served after the change is known here (at worst it is computed, answered once, and dropped);
  * - concurrent requests for the same key and version share one computation (50 agents refreshing the
  *   same tab after one event cost one set of queries);
- * - entries also expire after `ttlMs` (a safety net for an event lost between nodes); at most `max`
- *   entries, least recently used evicted first.
+ * - entries also expire after `ttlMs` (a safety net for an event lost between nodes); their bodies take at
+ *   most `maxBytes` bytes, least recently used evicted first.
  *
  * Staleness: on the node that made a change, none; on other nodes, the bus delivery delay of its event
  * (the same delay as the sockets' live update).
@@ -53,12 +53,14 @@ export class AnswerCache {
   private readonly versions = new Map<number, { all: number; scopes: Map<string, number> }>();
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<CachedAnswer>>();
+  /** Sum of the stored bodies' lengths. */
+  private bytes = 0;
   hits = 0;
   misses = 0;
 
   constructor(
     private readonly ttlMs = ANSWER_TTL_MS,
-    private readonly max = ANSWER_CACHE_MAX,
+    private readonly maxBytes = ANSWER_CACHE_MAX_BYTES,
   ) {}
 
   /**
@@ -111,13 +113,14 @@ export class AnswerCache {
     const p = compute().then((json) => {
       const body = typeof json === 'string' ? Buffer.from(json) : Buffer.isBuffer(json) ? json : Buffer.from(json);
       const entry: Entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, version, at: now };
-      if (this.ttlMs > 0 && this.version(companyId, scopes) === version) {
-        this.entries.delete(key);
-        if (this.entries.size >= this.max) {
-          const oldest = this.entries.keys().next().value;
-          if (oldest !== undefined) this.entries.delete(oldest);
+      if (this.ttlMs > 0 && body.length <= this.maxBytes && this.version(companyId, scopes) === version) {
+        this.remove(key);
+        for (const oldest of this.entries.keys()) {
+          if (this.bytes + body.length <= this.maxBytes) break;
+          this.remove(oldest);
         }
         this.entries.set(key, entry);
+        this.bytes += body.length;
       }
       return entry;
     });
@@ -129,11 +132,25 @@ export class AnswerCache {
     }
   }
 
+  private remove(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.bytes -= e.body.length;
+  }
+
+  /** Stored answers. */
   get size(): number {
     return this.entries.size;
   }
 
+  /** Bytes of the stored answers' bodies. */
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
 }

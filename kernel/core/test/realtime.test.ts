@@ -2,7 +2,7 @@ import { io as ioClient, type Socket } from 'socket.io-client';
 import { createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { withDb } from '@atendo/testing/src/global-setup';
 import { dropDatabase } from '@atendo/core/src/db';
-import { rooms } from '@atendo/core/src/plugins/realtime';
+import { corkBatchedSends, rooms } from '@atendo/core/src/plugins/realtime';
 
 /**
  * Collects every event a socket receives (any name) so negative assertions can be exact: after a
@@ -402,5 +402,50 @@ describeAmqp('realtime fan-out across two kernels (AMQP_URL)', () => {
     const res = await k1.as(a.admin, 'PUT', '/companySettings', { column: 'userRandom', data: 'enabled' });
     expect(res.statusCode).toBe(200);
     expect(await ev).toEqual({ action: 'update', setting: { key: 'userRandom', value: 'enabled' } });
+  });
+});
+
+describe('corkBatchedSends', () => {
+  const fakeTransport = (name: string) => {
+    const log: string[] = [];
+    const tcp = { cork: () => log.push('cork'), uncork: () => log.push('uncork'), destroyed: false };
+    const transport = {
+      name,
+      socket: { _socket: tcp },
+      send(packets: unknown[]) {
+        for (const p of packets) log.push(`frame ${String(p)}`);
+      },
+    };
+    return { transport, log, tcp };
+  };
+
+  test('a websocket send of several packets is corked around all its frames; one packet is not', () => {
+    const { transport, log } = fakeTransport('websocket');
+    corkBatchedSends(transport);
+    corkBatchedSends(transport); // wrapping twice changes nothing
+    transport.send(['a', 'b', 'c']);
+    expect(log).toEqual(['cork', 'frame a', 'frame b', 'frame c', 'uncork']);
+    log.length = 0;
+    transport.send(['d']);
+    expect(log).toEqual(['frame d']);
+  });
+
+  test('polling transports and destroyed sockets are left alone; a throwing send still uncorks', () => {
+    const polling = fakeTransport('polling');
+    corkBatchedSends(polling.transport);
+    polling.transport.send(['a', 'b']);
+    expect(polling.log).toEqual(['frame a', 'frame b']);
+    const gone = fakeTransport('websocket');
+    corkBatchedSends(gone.transport);
+    gone.tcp.destroyed = true;
+    gone.transport.send(['a', 'b']);
+    expect(gone.log).toEqual(['frame a', 'frame b']);
+    const failing = fakeTransport('websocket');
+    failing.transport.send = () => {
+      throw new Error('boom');
+    };
+    corkBatchedSends(failing.transport);
+    expect(() => failing.transport.send(['a', 'b'])).toThrow('boom');
+    expect(failing.log).toEqual(['cork', 'uncork']);
   });
 });

@@ -33,6 +33,39 @@ interface RefreshEnvelope {
   userId?: number;
 }
 
+/** The parts of engine.io's socket and websocket transport `corkBatchedSends` touches (not in its typings). */
+interface EngineTransportLike {
+  name?: string;
+  send?: (packets: unknown[]) => void;
+  socket?: { _socket?: { cork(): void; uncork(): void; destroyed?: boolean } };
+  atendoCorked?: boolean;
+}
+interface EngineSocketLike {
+  transport?: EngineTransportLike;
+  on(event: 'upgrade', listener: (transport: EngineTransportLike) => void): void;
+}
+
+/**
+ * Wraps a websocket transport's `send(packets)` (engine.io writes each packet as its own frame, one system
+ * call each) in cork/uncork of the TCP socket, so the packets buffered while the socket was busy leave in
+ * one write. Other transports, and sends of one packet, are left as they are.
+ */
+export function corkBatchedSends(transport: EngineTransportLike | undefined): void {
+  if (!transport || transport.name !== 'websocket' || transport.atendoCorked || typeof transport.send !== 'function') return;
+  const send = transport.send.bind(transport);
+  transport.send = (packets: unknown[]) => {
+    const tcp = transport.socket?._socket;
+    if (packets.length < 2 || !tcp || tcp.destroyed) return send(packets);
+    tcp.cork();
+    try {
+      send(packets);
+    } finally {
+      tcp.uncork();
+    }
+  };
+  transport.atendoCorked = true;
+}
+
 /** Room names are namespaced by company, so a bare room a client asks for never crosses tenants. */
 export const rooms = {
   company: (cid: number) => `c:${cid}`,
@@ -88,6 +121,11 @@ export class RealtimeHub implements Realtime {
         },
         (err: { code?: string }) => next(new Error(err.code ?? 'ERR_INVALID_TOKEN')),
       );
+    });
+    // Frames that engine.io buffered while a websocket was busy leave in one write when it drains.
+    this.io.engine.on('connection', (raw: EngineSocketLike) => {
+      corkBatchedSends(raw.transport);
+      raw.on('upgrade', (transport: EngineTransportLike) => corkBatchedSends(transport));
     });
     this.io.on('connection', (socket: Socket) => {
       const user = socket.data.user as AuthUser;

@@ -89,9 +89,9 @@ const MAX_BATCH = 64;
 /** Batches in flight at once (their database round trips overlap). */
 const MAX_CONCURRENT_BATCHES = 2;
 /** A batch overlapping a running one waits for this many envelopes, or ... */
-const MIN_OVERLAP_BATCH = 8;
+const MIN_OVERLAP_BATCH = 16;
 /** ... at most this long (milliseconds). */
-const LINGER_MS = 3;
+const LINGER_MS = 6;
 /**
  * How long the lgpdHideNumber setting is reused for socket payloads (milliseconds; the ticket lists cache it
  * 5 s too): one read per company and second instead of one per batch.

@@ -5,7 +5,7 @@ import { join, resolve, sep } from 'node:path';
 import { TextDecoder } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, ErrorResponse, Type, type StoredFile, type UploadFile, type UploadOptions, type UploadService } from '@atendo/sdk';
+import { AppError, ErrorResponse, MEDIA_TYPE_BY_EXTENSION, Type, type StoredFile, type UploadFile, type UploadOptions, type UploadService } from '@atendo/sdk';
 import { verifyAccess } from './plugins/auth';
 
 /** Bytes read before the type is decided (file-type needs ~4 KiB; OOXML detection reads the first zip entry). */
@@ -16,37 +16,10 @@ const AREA = /^[A-Za-z0-9_-]{1,64}$/;
 /** One path segment: no separators or control characters, not `.`/`..`/hidden, at most 255 characters. */
 const SEGMENT = /^[^/\\\x00-\x1f\x7f.][^/\\\x00-\x1f\x7f]{0,254}$/;
 
-/** Serving types by extension. Anything else is `application/octet-stream` (and an attachment). */
-const TYPE_BY_EXT: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  ogg: 'audio/ogg',
-  oga: 'audio/ogg',
-  opus: 'audio/ogg',
-  mp3: 'audio/mpeg',
-  m4a: 'audio/mp4',
-  weba: 'audio/webm',
-  wav: 'audio/wav',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  '3gp': 'video/3gpp',
-  ogv: 'video/ogg',
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-  odp: 'application/vnd.oasis.opendocument.presentation',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  ppt: 'application/vnd.ms-powerpoint',
-  txt: 'text/plain; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-};
+/** Serving types by extension (the SDK's table; text with its charset). Anything else is `application/octet-stream` (and an attachment). */
+const TYPE_BY_EXT: Record<string, string> = Object.fromEntries(
+  Object.entries(MEDIA_TYPE_BY_EXTENSION).map(([ext, type]) => [ext, type.startsWith('text/') ? `${type}; charset=utf-8` : type]),
+);
 
 /** File extensions chosen by the stored type (else file-type's own extension). */
 const EXT_BY_TYPE: Record<string, string> = {

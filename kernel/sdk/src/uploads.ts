@@ -76,3 +76,45 @@ export const UPLOAD_TYPES = {
   ],
   text: ['text/plain', 'text/csv'],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * Media types of stored uploads by file extension (the upload store names files by their sniffed type),
+ * without parameters. Used to serve files and to tell providers what a stored file is.
+ */
+export const MEDIA_TYPE_BY_EXTENSION: Readonly<Record<string, string>> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/ogg',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  weba: 'audio/webm',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  '3gp': 'video/3gpp',
+  ogv: 'video/ogg',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
+  ppt: 'application/vnd.ms-powerpoint',
+  zip: 'application/zip',
+  txt: 'text/plain',
+  csv: 'text/csv',
+};
+
+/** The media type of a stored upload path by its extension (MEDIA_TYPE_BY_EXTENSION), else `application/octet-stream`. */
+export function mediaTypeOfPath(path: string): string {
+  const ext = (/\.([A-Za-z0-9]+)$/.exec(path)?.[1] ?? '').toLowerCase();
+  return MEDIA_TYPE_BY_EXTENSION[ext] ?? 'application/octet-stream';
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, PermanentError, companyEvent, type AuthUser, type BusMessage, type StoredFile } from '@atendo/sdk';
+import { AppError, PermanentError, companyEvent, mediaTypeOfPath, UPLOAD_TYPES, type AuthUser, type BusMessage, type StoredFile } from '@atendo/sdk';
 import type { Contact } from '@atendo/plugin-contacts';
 import type { MessageRow, TicketRow, TicketStatus, Viewer } from '../model';
 import { ACTIVE_STATUSES } from '../model';
@@ -64,58 +64,16 @@ const SENDABLE: TicketStatus[] = ['open', 'group'];
 
 /** What the kernel's upload store may keep as message media (checked on the sniffed type). */
 export const MESSAGE_MEDIA_TYPES: readonly string[] = [
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/gif',
+  ...UPLOAD_TYPES.images,
   'audio/*',
   'video/*',
-  'application/pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  'application/vnd.oasis.opendocument.text',
-  'application/vnd.oasis.opendocument.spreadsheet',
-  'application/vnd.oasis.opendocument.presentation',
-  'application/msword',
-  'application/vnd.ms-excel',
-  'application/vnd.ms-powerpoint',
+  ...UPLOAD_TYPES.documents,
   'application/zip',
-  'text/plain',
-  'text/csv',
+  ...UPLOAD_TYPES.text,
 ];
 
 /** The upload area (folder) of message media. */
 export const MEDIA_AREA = 'messages';
-
-/** Media types by stored file extension (the upload store picks the extension from the sniffed type). */
-const MIME_BY_EXT: Record<string, string> = {
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  ogg: 'audio/ogg',
-  mp3: 'audio/mpeg',
-  m4a: 'audio/mp4',
-  weba: 'audio/webm',
-  wav: 'audio/wav',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  '3gp': 'video/3gpp',
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-  odp: 'application/vnd.oasis.opendocument.presentation',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  ppt: 'application/vnd.ms-powerpoint',
-  zip: 'application/zip',
-  txt: 'text/plain',
-  csv: 'text/csv',
-};
 
 /** A media file of an outbound message: a stored upload (relative path), its file name and media type. */
 export interface OutboundMedia {
@@ -197,11 +155,8 @@ export function mediaTypeOf(mimeType: string): string {
   return top === 'image' || top === 'audio' || top === 'video' ? top : 'application';
 }
 
-/** The media type of a stored upload path (by the extension the upload store chose). */
-export function mimeOfPath(path: string): string {
-  const ext = (/\.([A-Za-z0-9]+)$/.exec(path)?.[1] ?? '').toLowerCase();
-  return MIME_BY_EXT[ext] ?? 'application/octet-stream';
-}
+/** The media type of a stored upload path (by the extension the upload store chose; the SDK's table). */
+export const mimeOfPath = mediaTypeOfPath;
 
 /** What the ticket list shows as last message: the text, 'Localização', 'Contato' or the media file name. */
 export function lastMessageOf(mediaType: string, body: string, mediaName: string | null): string {

@@ -1,4 +1,5 @@
 import type { SVGProps } from 'react';
+import { PathIcon } from '@atendo/web-ui';
 
 /** Line icons of the chat area that the shared set (@atendo/web-ui `Icon`) lacks: 24x24, stroke = currentColor. */
 const PATHS = {
@@ -13,10 +14,6 @@ const PATHS = {
 export type ChatIconName = keyof typeof PATHS;
 
 /** A decorative icon (aria-hidden). */
-export function ChatIcon({ name, size = 20, ...rest }: { name: ChatIconName; size?: number } & Omit<SVGProps<SVGSVGElement>, 'name'>) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
-      <path d={PATHS[name]} />
-    </svg>
-  );
+export function ChatIcon({ name, ...rest }: { name: ChatIconName; size?: number } & Omit<SVGProps<SVGSVGElement>, 'name' | 'd'>) {
+  return <PathIcon d={PATHS[name]} {...rest} />;
 }

@@ -2,3 +2,4 @@ export * from './lifecycles';
 export * from './router';
 export * from './hooks';
 export * from './split';
+export * from './dialogs';

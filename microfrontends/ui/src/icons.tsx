@@ -56,14 +56,26 @@ export interface IconProps extends Omit<SVGProps<SVGSVGElement>, 'name'> {
   title?: string;
 }
 
-/** One of the icons above. */
-export function Icon({ name, size = 20, title, ...rest }: IconProps) {
+export interface PathIconProps extends Omit<SVGProps<SVGSVGElement>, 'd'> {
+  /** The SVG path data, drawn on a 24x24 grid. */
+  d: string;
+  size?: number;
+  title?: string;
+  /** Filled with currentColor instead of stroked only (play, pause, stop). */
+  filled?: boolean;
+}
+
+/**
+ * A line icon from SVG path data: 24x24, stroke = currentColor, decorative (aria-hidden) unless given a
+ * `title`. The renderer of `Icon` and of the icon sets areas keep for themselves.
+ */
+export function PathIcon({ d, size = 20, title, filled = false, ...rest }: PathIconProps) {
   return (
     <svg
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={filled ? 'currentColor' : 'none'}
       stroke="currentColor"
       strokeWidth={2}
       strokeLinecap="round"
@@ -74,7 +86,12 @@ export function Icon({ name, size = 20, title, ...rest }: IconProps) {
       {...rest}
     >
       {title ? <title>{title}</title> : null}
-      <path d={PATHS[name]} />
+      <path d={d} />
     </svg>
   );
+}
+
+/** One of the icons above. */
+export function Icon({ name, ...rest }: IconProps) {
+  return <PathIcon d={PATHS[name]} {...rest} />;
 }

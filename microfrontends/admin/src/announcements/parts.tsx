@@ -1,37 +1,15 @@
 import type { ReactNode, SVGProps } from 'react';
 import styled from 'styled-components';
 import { useTranslation } from 'react-i18next';
-import { Button, Modal } from '@atendo/web-ui';
+import { Button, Modal, PathIcon } from '@atendo/web-ui';
+import { ConfirmDialog as KitConfirmDialog, DialogActions, type ConfirmDialogProps as KitConfirmDialogProps } from '@atendo/web-kit';
 
-/** The button row at the bottom of the area's dialogs. */
-export const DialogActions = styled.div`
-  display: flex;
-  justify-content: flex-end;
-  gap: ${(p) => p.theme.space(1)};
-  margin-top: ${(p) => p.theme.space(2)};
-`;
+export { DialogActions };
 
-const Text = styled.p`
-  margin: 0;
-  line-height: 1.5;
-`;
-
-/** A yes/no confirmation (e.g. delete an announcement). */
-export function ConfirmDialog({ open, title, message, confirmLabel, busy = false, onConfirm, onClose }: { open: boolean; title: string; message: ReactNode; confirmLabel: string; busy?: boolean; onConfirm: () => void; onClose: () => void }) {
+/** A yes/no confirmation dialog with this area's texts (see @atendo/web-kit ConfirmDialog). */
+export function ConfirmDialog(props: Omit<KitConfirmDialogProps, 'cancelLabel' | 'closeLabel'>) {
   const { t } = useTranslation('admin');
-  return (
-    <Modal open={open} title={title} onClose={onClose} closeLabel={t('common.close')}>
-      <Text>{message}</Text>
-      <DialogActions>
-        <Button variant="text" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" onClick={onConfirm} disabled={busy} data-testid="confirm-button">
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </Modal>
-  );
+  return <KitConfirmDialog confirmTestId="confirm-button" {...props} cancelLabel={t('common.cancel')} closeLabel={t('common.close')} />;
 }
 
 const PATHS = {
@@ -43,12 +21,8 @@ const PATHS = {
 } as const;
 
 /** The few line icons the admin screens need beyond @atendo/web-ui's set (decorative). */
-export function AdminIcon({ name, size = 20, ...rest }: { name: keyof typeof PATHS; size?: number } & Omit<SVGProps<SVGSVGElement>, 'name'>) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
-      <path d={PATHS[name]} />
-    </svg>
-  );
+export function AdminIcon({ name, ...rest }: { name: keyof typeof PATHS; size?: number } & Omit<SVGProps<SVGSVGElement>, 'name' | 'd'>) {
+  return <PathIcon d={PATHS[name]} {...rest} />;
 }
 
 /** A small coloured label (priority, status). */

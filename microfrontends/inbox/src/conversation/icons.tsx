@@ -1,4 +1,5 @@
 import type { SVGProps } from 'react';
+import { PathIcon } from '@atendo/web-ui';
 
 /**
  * Line icons of the conversation view that the shared set (@atendo/web-ui `Icon`) lacks: 24x24, stroke =
@@ -46,24 +47,6 @@ export interface ConvIconProps extends Omit<SVGProps<SVGSVGElement>, 'name'> {
 }
 
 /** One of the conversation icons. */
-export function ConvIcon({ name, size = 20, title, ...rest }: ConvIconProps) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill={name === 'play' || name === 'pause' || name === 'stop' ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden={title ? undefined : true}
-      role={title ? 'img' : undefined}
-      focusable="false"
-      {...rest}
-    >
-      {title ? <title>{title}</title> : null}
-      <path d={PATHS[name]} />
-    </svg>
-  );
+export function ConvIcon({ name, ...rest }: ConvIconProps) {
+  return <PathIcon d={PATHS[name]} filled={name === 'play' || name === 'pause' || name === 'stop'} {...rest} />;
 }

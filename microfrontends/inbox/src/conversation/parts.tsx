@@ -2,46 +2,20 @@ import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { Button, Modal } from '@atendo/web-ui';
+import { ConfirmDialog as KitConfirmDialog, DialogActions, type ConfirmDialogProps as KitConfirmDialogProps } from '@atendo/web-kit';
 import { initials } from './format';
 import './i18n';
 
 /** Small building blocks shared by the conversation's pieces: dialogs, a switch, an avatar, chips. */
 
-export const DialogActions = styled.div`
-  display: flex;
-  justify-content: flex-end;
-  gap: ${(p) => p.theme.space(1)};
-  margin-top: ${(p) => p.theme.space(3)};
-  flex-wrap: wrap;
-`;
+export { DialogActions };
 
-export interface ConfirmDialogProps {
-  open: boolean;
-  title: string;
-  message: ReactNode;
-  confirmLabel: string;
-  danger?: boolean;
-  busy?: boolean;
-  onConfirm: () => void;
-  onClose: () => void;
-}
+export type ConfirmDialogProps = Omit<KitConfirmDialogProps, 'cancelLabel' | 'closeLabel' | 'confirmTestId'>;
 
-/** A confirmation dialog (cancel / confirm). */
-export function ConfirmDialog({ open, title, message, confirmLabel, danger, busy, onConfirm, onClose }: ConfirmDialogProps) {
+/** A confirmation dialog (cancel / confirm; the confirm button in the danger colour only when `danger`). */
+export function ConfirmDialog({ danger = false, ...props }: ConfirmDialogProps) {
   const { t } = useTranslation('inbox');
-  return (
-    <Modal open={open} title={title} onClose={onClose} closeLabel={t('conversation.close')}>
-      <div>{message}</div>
-      <DialogActions>
-        <Button variant="text" onClick={onClose}>
-          {t('conversation.cancel')}
-        </Button>
-        <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} disabled={busy} data-testid="confirm-dialog-confirm">
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </Modal>
-  );
+  return <KitConfirmDialog {...props} danger={danger} confirmTestId="confirm-dialog-confirm" cancelLabel={t('conversation.cancel')} closeLabel={t('conversation.close')} />;
 }
 
 /** An information dialog with one OK button. */

@@ -2,13 +2,13 @@ import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { useTranslation } from 'react-i18next';
 import { Button, Modal } from '@atendo/web-ui';
+import { ConfirmDialog as KitConfirmDialog, DialogActions, type ConfirmDialogProps as KitConfirmDialogProps } from '@atendo/web-kit';
 
-/** The button row at the bottom of the inbox's dialogs. */
-export const DialogActions = styled.div`
-  display: flex;
-  justify-content: flex-end;
-  gap: ${(p) => p.theme.space(1)};
-  margin-top: ${(p) => p.theme.space(2)};
+export { DialogActions };
+
+const Text = styled.p`
+  margin: 0;
+  line-height: 1.5;
 `;
 
 /** A form inside a dialog: fields stacked. */
@@ -18,27 +18,10 @@ export const DialogForm = styled.form`
   gap: ${(p) => p.theme.space(1)};
 `;
 
-const Text = styled.p`
-  margin: 0;
-  line-height: 1.5;
-`;
-
-/** A yes/no confirmation (e.g. close all tickets). */
-export function ConfirmDialog({ open, title, message, confirmLabel, busy = false, onConfirm, onClose }: { open: boolean; title: string; message: ReactNode; confirmLabel: string; busy?: boolean; onConfirm: () => void; onClose: () => void }) {
+/** A yes/no confirmation dialog with this area's texts (see @atendo/web-kit ConfirmDialog). */
+export function ConfirmDialog(props: Omit<KitConfirmDialogProps, 'cancelLabel' | 'closeLabel'>) {
   const { t } = useTranslation('inbox');
-  return (
-    <Modal open={open} title={title} onClose={onClose} closeLabel={t('common.close')}>
-      <Text>{message}</Text>
-      <DialogActions>
-        <Button variant="text" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" onClick={onConfirm} disabled={busy} data-testid="confirm-button">
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </Modal>
-  );
+  return <KitConfirmDialog confirmTestId="confirm-button" {...props} cancelLabel={t('common.cancel')} closeLabel={t('common.close')} />;
 }
 
 /** Facts of the ticket that already serves a contact: who and in which department. */

@@ -17,7 +17,9 @@ const rec = (over: Partial<Announcement> & { id: number }): Announcement => ({
   mediaPath: null,
   mediaName: null,
   status: true,
+  companyId: 1,
   createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
   ...over,
 });
 

@@ -78,3 +78,33 @@ export function isAdmin(user: Pick<SessionUser, 'profile' | 'super'> | null | un
   if (!user) return false;
   return Boolean(user.super) || String(user.profile ?? '').toLowerCase() === 'admin';
 }
+
+/**
+ * An announcement as `GET /announcements/` answers it (plugins/announcements; wire-shapes "GET
+ * /announcements/"). `priority`: 1 high, 2 medium, 3 low; `mediaPath`: a signed image URL or null.
+ */
+export interface Announcement {
+  id: number;
+  priority: number;
+  title: string;
+  text: string;
+  mediaPath: string | null;
+  mediaName: string | null;
+  companyId: number;
+  status: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One page of `GET /announcements/` (20 a page). */
+export interface AnnouncementsPage {
+  records: Announcement[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** `company-announcement` payloads (emitted to every signed-in socket of every company; spec 1-platform.md §9). */
+export type AnnouncementEvent = { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
+
+/** The event every announcement write emits. */
+export const ANNOUNCEMENT_EVENT = 'company-announcement';

@@ -2,34 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
-import { api, formatDate, useSocketEvent } from '@atendo/web-api';
+import { ANNOUNCEMENT_EVENT, api, formatDate, useSocketEvent, type Announcement, type AnnouncementEvent, type AnnouncementsPage } from '@atendo/web-api';
+
+export { ANNOUNCEMENT_EVENT, type Announcement, type AnnouncementEvent, type AnnouncementsPage };
 import { Button, EmptyState, Icon, IconButton, Popover, Spinner } from '@atendo/web-ui';
 import { BadgeCount, BadgeWrap, PopoverHeader, PopoverList } from './popover-parts';
 
-/** An announcement as `GET /announcements/` answers it (wire-shapes "GET /announcements/"). */
-export interface Announcement {
-  id: number;
-  /** 1 high, 2 medium, 3 low. */
-  priority: number;
-  title: string;
-  text: string;
-  mediaPath: string | null;
-  mediaName: string | null;
-  status: boolean;
-  createdAt: string;
-}
-
-export interface AnnouncementsPage {
-  records: Announcement[];
-  count: number;
-  hasMore: boolean;
-}
-
-/** `company-announcement` payloads (spec 1-platform.md §9). */
-export type AnnouncementEvent = { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
-
-/** The event every announcement write emits to every signed-in socket. */
-export const ANNOUNCEMENT_EVENT = 'company-announcement';
 /** Query key of the active announcements (the popover's list). */
 export const ANNOUNCEMENTS_KEY = ['announcements', 'active'] as const;
 /** How many seen ids are remembered per user. */

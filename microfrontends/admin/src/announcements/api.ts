@@ -1,4 +1,6 @@
-import { api } from '@atendo/web-api';
+import { ANNOUNCEMENT_EVENT, api, type Announcement, type AnnouncementEvent, type AnnouncementsPage } from '@atendo/web-api';
+
+export { ANNOUNCEMENT_EVENT, type Announcement, type AnnouncementEvent, type AnnouncementsPage };
 
 /**
  * The announcements admin's API calls (plugins/announcements: spec 3-campaigns-and-tools.md §2
@@ -10,33 +12,6 @@ import { api } from '@atendo/web-api';
 export type Priority = 1 | 2 | 3;
 export const PRIORITIES: readonly Priority[] = [1, 2, 3];
 export const DEFAULT_PRIORITY: Priority = 3;
-
-/** An announcement as the API answers it (`mediaPath`: a signed image URL or null). */
-export interface Announcement {
-  id: number;
-  priority: number;
-  title: string;
-  text: string;
-  mediaPath: string | null;
-  mediaName: string | null;
-  companyId: number;
-  status: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** One page of `GET /announcements/` (20 a page). */
-export interface AnnouncementsPage {
-  records: Announcement[];
-  count: number;
-  hasMore: boolean;
-}
-
-/** `company-announcement` payloads (emitted to every signed-in socket of every company). */
-export type AnnouncementEvent = { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
-
-/** The event every announcement write emits (spec 1-platform.md §9). */
-export const ANNOUNCEMENT_EVENT = 'company-announcement';
 
 /** Body of POST and PUT /announcements. */
 export interface AnnouncementInput {

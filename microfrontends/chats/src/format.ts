@@ -10,11 +10,4 @@ export function messageTime(iso: string | null | undefined, now: Date = new Date
   return sameDay ? time : `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${time}`;
 }
 
-/** Up to two initials of a name ('?' for none). */
-export function initials(name: string | null | undefined): string {
-  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  if (!words.length) return '?';
-  const first = Array.from(words[0])[0] ?? '';
-  const last = words.length > 1 ? (Array.from(words[words.length - 1])[0] ?? '') : '';
-  return (first + last).toUpperCase() || '?';
-}
+export { initials } from '@atendo/web-kit';

@@ -3,3 +3,4 @@ export * from './router';
 export * from './hooks';
 export * from './split';
 export * from './dialogs';
+export * from './format';

@@ -290,11 +290,4 @@ export function mapLink(p: GeoPoint): string {
   return `https://maps.google.com/maps?q=${p.latitude},${p.longitude}&z=17`;
 }
 
-/** Initials of a name for an avatar placeholder (at most two letters). */
-export function initials(name: string | null | undefined): string {
-  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  if (!parts.length) return '?';
-  const first = [...parts[0]][0] ?? '';
-  const last = parts.length > 1 ? ([...parts[parts.length - 1]][0] ?? '') : '';
-  return (first + last).toUpperCase();
-}
+export { initials } from '@atendo/web-kit';

@@ -83,6 +83,17 @@ describe('connections plugin: password-reset codes (auth.reset-code-issued -> me
     };
     expect(await run('development')).toContain('123456');
     expect(await run('production')).not.toContain('123456');
+    // With a connection: sent, and the code is in the log in development only.
+    const sent = async (nodeEnv: string) => {
+      const info = jest.fn();
+      const bus = { publish: jest.fn(async () => undefined) };
+      const conn = { id: 7, channel: 'whatsappapi', status: 'CONNECTED', isDefault: true } as Connection;
+      const out = await deliverResetCode({ bus: bus as never, log: { warn: jest.fn(), info } as never, connections: { list: async () => [conn] }, nodeEnv }, m);
+      expect(out).toMatchObject({ connectionId: 7, to: '5511976540004', messageId: 0, ticketId: 0 });
+      return JSON.stringify(info.mock.calls);
+    };
+    expect(await sent('development')).toContain('123456');
+    expect(await sent('production')).not.toContain('123456');
     await expect(deliverResetCode({ bus: {} as never, log: {} as never, connections: { list: async () => [] }, nodeEnv: 'test' }, { ...m, payload: { ...event, to: 'nope' } })).rejects.toThrow(/malformed/);
   });
 });

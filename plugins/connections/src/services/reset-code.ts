@@ -22,7 +22,7 @@ export interface ResetCodeDeps {
   bus: Bus;
   log: FastifyBaseLogger;
   connections: { list(companyId: number): Promise<Connection[]> };
-  /** NODE_ENV of the kernel: in `development` the code is logged when it cannot be sent. */
+  /** NODE_ENV of the kernel: in `development` the code is also logged. */
   nodeEnv: string;
 }
 
@@ -44,8 +44,9 @@ const isEvent = (p: unknown): p is PasswordResetCodeEvent => {
 /**
  * Delivers one `auth.reset-code-issued` event: publishes `message.send` (a `SendCommand` with `messageId`
  * and `ticketId` 0, i.e. not a ticket message) for company 1's connection picked by `pickResetConnection`.
- * Without such a connection it logs a warning (and, in development only, the code, so the flow can be tried
- * without WhatsApp). Returns the command published, or undefined.
+ * Without such a connection it logs a warning. In development only, the code is logged either way (the demo
+ * connections of `npm start` cannot reach WhatsApp), so the flow can be tried locally. Returns the command
+ * published, or undefined.
  */
 export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<PasswordResetCodeEvent>): Promise<SendCommand | undefined> {
   const e = m.payload;
@@ -74,7 +75,12 @@ export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<Passwo
     isForwarded: false,
   };
   await deps.bus.publish('message.send', cmd, { id: `message.send:reset:${m.id}` });
-  deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel }, 'password reset: code handed to the channel');
+  if (deps.nodeEnv === 'development') {
+    // The demo connections of `npm start` cannot reach WhatsApp: the code is in the log so the flow can be tried.
+    deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel, to: e.to, code: e.code }, 'password reset: code handed to the channel (code logged because NODE_ENV=development)');
+  } else {
+    deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel }, 'password reset: code handed to the channel');
+  }
   return cmd;
 }
 

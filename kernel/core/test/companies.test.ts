@@ -1,5 +1,5 @@
 import { createTestKernel, type TestKernel, type TestUser } from '@atendo/testing';
-import { AppError, ERROR_CATALOGUE } from '@atendo/sdk';
+import { AppError, errorCatalogue } from '@atendo/sdk';
 import { addMonths, isCalendarDate, parseDueDate, recurrenceMonths, renewDueDate } from '../src/routes/companies';
 
 type Res = { statusCode: number; body: string; json(): Record<string, any> };
@@ -10,7 +10,7 @@ function expectRefused(res: Res, status: number, code: string) {
 function expectCatalogue4xx(res: Res) {
   expect(res.statusCode).toBeGreaterThanOrEqual(400);
   expect(res.statusCode).toBeLessThan(500);
-  expect(Object.keys(ERROR_CATALOGUE)).toContain(res.json().error);
+  expect(Object.keys(errorCatalogue())).toContain(res.json().error);
 }
 /** No user secrets anywhere in an answer. */
 function expectNoSecrets(res: Res) {
@@ -321,6 +321,18 @@ describe('companies', () => {
     const bySuper = await su('PUT', `/companies/${b.companyId}/schedules`, { schedules: [{ weekday: 'Domingo', weekdayEn: 'sunday' }] });
     expect(bySuper.json().schedules).toEqual([{ weekday: 'Domingo', weekdayEn: 'sunday', startTimeA: '', endTimeA: '', startTimeB: '', endTimeB: '' }]);
     expectRefused(await su('PUT', '/companies/2147483647/schedules', { schedules }), 404, 'ERR_NO_COMPANY_FOUND');
+
+    // The settings screen's one-shift rows are stored as sent; the bot reads both shapes.
+    const screen = [
+      { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+      { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '', endTime: '' },
+    ];
+    const fromScreen = await k.as(a.admin, 'PUT', `/companies/${a.companyId}/schedules`, { schedules: screen });
+    expect(fromScreen.statusCode).toBe(200);
+    expect(fromScreen.json().schedules).toEqual(screen);
+    expectRefused(await k.as(a.admin, 'PUT', `/companies/${a.companyId}/schedules`, { schedules: [{ weekday: 'Segunda', weekdayEn: 'monday', startTime: '08:00' }] }), 400, 'ERR_VALIDATION');
+    expectRefused(await k.as(a.admin, 'PUT', `/companies/${a.companyId}/schedules`, { schedules: [{ weekday: 'Segunda', weekdayEn: 'monday', startTime: '8 horas', endTime: '18:00' }] }), 400, 'ERR_VALIDATION');
+    expect((await k.db('companies').where({ id: a.companyId }).first('schedules')).schedules).toEqual(screen);
 
     const bad = [
       {},

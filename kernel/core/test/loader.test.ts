@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { definePlugin, Type, type PluginDefinition } from '@atendo/sdk';
+import { AppError, audienceResolvers, defineErrors, defineExtensionPoint, definePlugin, defineService, defineTopic, messageSend, Type, userExtensions, type PluginDefinition, type ServiceRef, type Topic } from '@atendo/sdk';
 import { createTestKernel, type TestKernel } from '@atendo/testing';
 import { withDb } from '@atendo/testing/src/global-setup';
 import { dropDatabase } from '@atendo/core/src/db';
 import { discoverPlugins, loadDefinition, pluginEnv, Services, sortPlugins } from '@atendo/core/src/plugins/loader';
+import { parsePluginConfig } from '@atendo/core/src/app';
 
 const FIXTURE = resolve(__dirname, 'fixtures/hello-plugin');
 
@@ -84,9 +85,9 @@ describe('sortPlugins', () => {
     expect(ids([])).toEqual([]);
   });
 
-  test('soft `after` ordering applies only when the other plugin is loaded', () => {
-    expect(ids([def('a', [], { after: ['z'] }), def('z')])).toEqual(['z', 'a']);
-    expect(ids([def('a', [], { after: ['absent'] })])).toEqual(['a']);
+  test('optionalDependsOn ordering applies only when the other plugin is loaded', () => {
+    expect(ids([def('a', [], { optionalDependsOn: ['z'] }), def('z')])).toEqual(['z', 'a']);
+    expect(ids([def('a', [], { optionalDependsOn: ['absent'] })])).toEqual(['a']);
   });
 
   test('refuses duplicate ids', () => {
@@ -110,14 +111,29 @@ describe('sortPlugins', () => {
 });
 
 describe('services and config slices', () => {
-  test('Services: provide once, get, has; unknown and duplicate names throw', () => {
+  test('Services: provide once, get, has by ref; unknown and duplicate refs throw; string ids are refused', () => {
     const s = new Services();
-    s.provide('x', { n: 1 });
-    expect(s.has('x')).toBe(true);
-    expect(s.get<{ n: number }>('x').n).toBe(1);
-    expect(s.has('y')).toBe(false);
-    expect(() => s.get('y')).toThrow('service y is not provided');
-    expect(() => s.provide('x', {})).toThrow('service x is already provided');
+    const x = defineService<{ n: number }>('x');
+    const y = defineService<unknown>('y');
+    s.provide(x, { n: 1 });
+    expect(s.has(x)).toBe(true);
+    expect(s.get(x).n).toBe(1);
+    expect(s.has(y)).toBe(false);
+    expect(() => s.get(y)).toThrow('service y is not provided');
+    expect(() => s.provide(x, { n: 2 })).toThrow('service x is already provided');
+    // What a plain JavaScript plugin builds without the SDK is a ref too.
+    expect(s.get({ kind: 'service', id: 'x' } as ServiceRef<{ n: number }>).n).toBe(1);
+    expect(() => s.get('x' as never)).toThrow("services are provided and looked up by a ref from defineService(id), not by the string 'x'");
+  });
+
+  test('configSchema: defaults from the schema; an `env` annotation names the fallback env var (blank counts as unset)', () => {
+    const def = { id: 'x-y', configSchema: Type.Object({ secret: Type.Optional(Type.String({ env: 'PLAIN_SECRET' })), n: Type.Integer({ default: 3 }) }) };
+    expect(parsePluginConfig(def, {})).toEqual({ n: 3 });
+    expect(parsePluginConfig(def, { PLAIN_SECRET: 'plain', X_Y_N: '4' })).toEqual({ secret: 'plain', n: 4 });
+    expect(parsePluginConfig(def, { X_Y_SECRET: 'own', PLAIN_SECRET: 'plain' })).toEqual({ secret: 'own', n: 3 });
+    expect(parsePluginConfig(def, { X_Y_SECRET: ' ', PLAIN_SECRET: 'plain' })).toEqual({ secret: 'plain', n: 3 });
+    expect(parsePluginConfig(def, { PLAIN_SECRET: '  ' })).toEqual({ n: 3 });
+    expect(() => parsePluginConfig(def, { X_Y_N: 'many' })).toThrow('invalid config for plugin x-y');
   });
 
   test('pluginEnv reads <ID>_<KEY> (upper snake case) into camelCase keys, nothing else', () => {
@@ -161,7 +177,7 @@ describe('a discovered third-party plugin inside a kernel', () => {
     expect(anon.json().error).toBe('ERR_SESSION_EXPIRED');
     const doc = k.app.swagger() as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/hello', '/hello/notes']));
-    expect(k.services.get<{ greet(n: string): string }>('hello').greet('Ana')).toBe('olá, Ana');
+    expect(k.services.get(defineService<{ greet(n: string): string }>('hello')).greet('Ana')).toBe('olá, Ana');
   });
 
   test('its featureFlag gates every one of its routes: plan without useKanban -> 403 ERR_FEATURE_NOT_IN_PLAN', async () => {
@@ -197,10 +213,11 @@ describe('a discovered third-party plugin inside a kernel', () => {
 
 describe('inline plugins: services across plugins and validated config', () => {
   let k: TestKernel;
+  const greeterService = defineService<{ greet(n: string): string }>('greeter');
   const provider = definePlugin({
     id: 'greeter-provider',
     register(ctx) {
-      ctx.services.provide('greeter', { greet: (name: string) => `hello ${name}` });
+      ctx.services.provide(greeterService, { greet: (name: string) => `hello ${name}` });
     },
   });
   const consumer = definePlugin<{ punctuation: string; times: number }>({
@@ -208,12 +225,12 @@ describe('inline plugins: services across plugins and validated config', () => {
     dependsOn: ['greeter-provider'],
     configSchema: Type.Object({ punctuation: Type.String({ default: '.' }), times: Type.Integer({ minimum: 1, maximum: 5, default: 1 }) }),
     register(ctx) {
-      const greeter = ctx.services.get<{ greet(n: string): string }>('greeter');
+      const greeter = ctx.services.get(greeterService);
       const config = ctx.config;
       ctx.app.get('/greet/:name', {
         schema: { params: Type.Object({ name: Type.String({ maxLength: 20 }) }), response: { 200: Type.Object({ text: Type.String(), config: Type.Object({ punctuation: Type.String(), times: Type.Integer() }) }) } },
       }, async (req) => {
-        const { name } = req.params as { name: string };
+        const { name } = req.params; // typed by the TypeBox provider of ctx.app
         return { text: Array.from({ length: config.times }, () => greeter.greet(name) + config.punctuation).join(' '), config };
       });
     },
@@ -246,11 +263,133 @@ describe('inline plugins: services across plugins and validated config', () => {
     const dbName = `t_loader_${process.pid}_${Date.now().toString(36)}`;
     try {
       await expect(createTestKernel({ dbName, plugins: [provider, consumer], env: { GREETER_CONSUMER_TIMES: '9' } })).rejects.toThrow(/invalid config for plugin greeter-consumer/);
-      const orphan = definePlugin({ id: 'orphan', register: (ctx) => void ctx.services.get('greeter') });
+      const orphan = definePlugin({ id: 'orphan', register: (ctx) => void ctx.services.get(greeterService) });
       await expect(createTestKernel({ dbName, plugins: [orphan] })).rejects.toThrow('service greeter is not provided');
       await expect(createTestKernel({ dbName, plugins: [provider, consumer, provider] })).rejects.toThrow('duplicate plugin id: greeter-provider');
     } finally {
       await dropDatabase(withDb(process.env.ATENDO_TEST_PG_BASE!, dbName));
+    }
+  });
+});
+
+describe('typed contracts: service refs, topics, extension points and plugin error codes', () => {
+  interface Greeter {
+    greet(n: string): string;
+  }
+  const greeterRef = defineService<Greeter>('typed-greeter');
+  const greetedTopic = defineTopic<{ name: string }>('greeter.greeted');
+  const decorations = defineExtensionPoint<(s: string) => string>('typed-provider.decorations');
+  const providerErrors = defineErrors({ ERR_TEST_NO_GREETING: { status: 404, message: 'No greeting' } });
+  const provider = definePlugin({
+    id: 'typed-provider',
+    topics: [greetedTopic],
+    errors: providerErrors,
+    register(ctx) {
+      const decos = ctx.extensions.declare(decorations);
+      ctx.services.provide(greeterRef, { greet: (n) => decos.all().reduce((s, d) => d(s), `hi ${n}`) });
+      ctx.app.get('/typed/missing', async () => {
+        throw new AppError('ERR_TEST_NO_GREETING' as never);
+      });
+    },
+  });
+  const consumer = definePlugin({
+    id: 'typed-consumer',
+    dependsOn: ['typed-provider'],
+    register(ctx) {
+      ctx.extensions.contribute(decorations, (s) => `${s}!`);
+      const greeter = ctx.services.get(greeterRef);
+      ctx.app.get('/typed/greet', async () => ({ text: greeter.greet('Ana') }));
+    },
+  });
+  const dbName = () => `t_contracts_${process.pid}_${Date.now().toString(36)}`;
+
+  test('a declared dependency gets the service by ref and contributes to its extension point; plugin codes answer with their status', async () => {
+    const k = await createTestKernel({ plugins: [consumer, provider] });
+    try {
+      expect((await k.as(k.superAdmin, 'GET', '/typed/greet')).json()).toEqual({ text: 'hi Ana!' });
+      const missing = await k.as(k.superAdmin, 'GET', '/typed/missing');
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toEqual({ error: 'ERR_TEST_NO_GREETING', message: 'No greeting' });
+      expect(k.services.get(greeterRef).greet('Bo')).toBe('hi Bo!');
+    } finally {
+      await k.close();
+    }
+  });
+
+  test('a service or extension point of an undeclared plugin refuses the boot, naming both plugins', async () => {
+    const name = dbName();
+    try {
+      const sneaky = definePlugin({ id: 'zz-sneaky', register: (ctx) => void ctx.services.get(greeterRef) });
+      await expect(createTestKernel({ dbName: name, plugins: [provider, sneaky] })).rejects.toThrow(
+        'plugin zz-sneaky uses service typed-greeter of plugin typed-provider without declaring typed-provider in dependsOn or optionalDependsOn',
+      );
+      const sneakyExt = definePlugin({ id: 'zz-sneaky-ext', register: (ctx) => ctx.extensions.contribute(decorations, (s) => s) });
+      await expect(createTestKernel({ dbName: name, plugins: [provider, sneakyExt] })).rejects.toThrow(
+        'plugin zz-sneaky-ext contributes to extension point typed-provider.decorations of plugin typed-provider without declaring',
+      );
+      // An optional dependency that is absent: has() is false and the boot goes on.
+      const optional = definePlugin({ id: 'optional-user', optionalDependsOn: ['typed-provider'], register: (ctx) => void expect(ctx.services.has(greeterRef)).toBe(false) });
+      const k = await createTestKernel({ dbName: name, plugins: [optional] });
+      await k.close();
+    } finally {
+      await dropDatabase(withDb(process.env.ATENDO_TEST_PG_BASE!, name));
+    }
+  });
+
+  test('kernel-owned extension points: any plugin contributes user extensions and audience resolvers; duplicates and re-declarations refuse the boot', async () => {
+    const name = dbName();
+    try {
+      const extender = definePlugin({
+        id: 'user-extender',
+        register(ctx) {
+          ctx.extensions.contribute(userExtensions, { name: 'greeting', decorate: async (_c, users) => users.forEach((u) => (u.greeting = `hi ${u.name}`)) });
+          ctx.extensions.contribute(audienceResolvers, (user) => [`extender:${user.profile}`]);
+          expect(ctx.extensions.has(userExtensions)).toBe(true);
+        },
+      });
+      const k = await createTestKernel({ dbName: name, plugins: [extender] });
+      try {
+        const me = await k.as(k.superAdmin, 'GET', `/users/${k.superAdmin.id}`);
+        expect(me.json().greeting).toMatch(/^hi /);
+        // The contributed resolver put the admin's socket in `extender:admin`.
+        const socket = await k.socket(k.superAdmin.token, await k.listen());
+        try {
+          let got: unknown;
+          socket.on('company-1-probe', (p: unknown) => (got = p));
+          // Audiences are resolved right after connecting: emit until the socket holds it (at most 5 s).
+          for (let i = 0; i < 100 && got === undefined; i++) {
+            k.realtime.emitToCompany(1, 'company-1-probe', { ok: true }, { audiences: ['extender:admin'] });
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          expect(got).toEqual({ ok: true });
+        } finally {
+          socket.disconnect();
+        }
+      } finally {
+        await k.close();
+      }
+      const twice = definePlugin({ id: 'user-extender-2', register: (ctx) => ctx.extensions.contribute(userExtensions, { name: 'greeting', decorate: async () => undefined }) });
+      await expect(createTestKernel({ dbName: name, plugins: [extender, twice] })).rejects.toThrow('user extension greeting already registered');
+      const usurper = definePlugin({ id: 'usurper', register: (ctx) => void ctx.extensions.declare(audienceResolvers) });
+      await expect(createTestKernel({ dbName: name, plugins: [usurper] })).rejects.toThrow('extension point kernel.audience-resolvers is already declared by kernel');
+    } finally {
+      await dropDatabase(withDb(process.env.ATENDO_TEST_PG_BASE!, name));
+    }
+  });
+
+  test('a bus topic or an error code declared by two plugins refuses the boot', async () => {
+    const name = dbName();
+    try {
+      const sameTopic = definePlugin({ id: 'same-topic', topics: [defineTopic<{ other: true }>('greeter.greeted')], register: () => undefined });
+      await expect(createTestKernel({ dbName: name, plugins: [provider, sameTopic] })).rejects.toThrow(/bus topic greeter\.greeted is declared by both (typed-provider and same-topic|same-topic and typed-provider)/);
+      // The channel command/result topics are the kernel's (declared in the SDK): a plugin cannot claim them.
+      const claimsSend = definePlugin({ id: 'claims-send', topics: [messageSend as Topic<unknown>], register: () => undefined });
+      await expect(createTestKernel({ dbName: name, plugins: [claimsSend] })).rejects.toThrow('bus topic message.send is declared by both kernel and claims-send');
+      const sameCode = definePlugin({ id: 'same-code', errors: { ERR_TEST_NO_GREETING: { status: 400, message: 'x' } }, register: () => undefined });
+      await expect(createTestKernel({ dbName: name, plugins: [provider, sameCode] })).rejects.toThrow('error code ERR_TEST_NO_GREETING is declared by both typed-provider and same-code');
+      expect(() => defineErrors({ ERR_VALIDATION: { status: 400, message: 'x' } })).toThrow('ERR_VALIDATION is a kernel code');
+    } finally {
+      await dropDatabase(withDb(process.env.ATENDO_TEST_PG_BASE!, name));
     }
   });
 });

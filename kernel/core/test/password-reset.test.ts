@@ -27,10 +27,10 @@ describe('password reset by WhatsApp code', () => {
     await k.close();
   });
 
-  const send = (wpp: unknown, ip: string) => k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: { wpp }, headers: { 'x-forwarded-for': ip } });
+  const send = (wpp: unknown, ip: string) => k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: { wpp }, remoteAddress: ip });
   const verify = (wpp: string, code: string, ip: string, userId?: string) =>
-    k.app.inject({ method: 'GET', url: `/api/verificar-code/${encodeURIComponent(wpp)}?code=${encodeURIComponent(code)}${userId ? `&userId=${userId}` : ''}`, headers: { 'x-forwarded-for': ip } });
-  const update = (payload: unknown, ip: string) => k.app.inject({ method: 'PUT', url: '/api/atualizar-senha', payload: payload as never, headers: { 'x-forwarded-for': ip } });
+    k.app.inject({ method: 'GET', url: `/api/verificar-code/${encodeURIComponent(wpp)}?code=${encodeURIComponent(code)}${userId ? `&userId=${userId}` : ''}`, remoteAddress: ip });
+  const update = (payload: unknown, ip: string) => k.app.inject({ method: 'PUT', url: '/api/atualizar-senha', payload: payload as never, remoteAddress: ip });
   const login = (email: string, password: string) => k.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
 
   /** A user of `companyId` with WhatsApp number `wpp` as stored (any formatting). */
@@ -244,7 +244,7 @@ describe('password reset by WhatsApp code', () => {
     const ip = () => newIp();
     const uuid = '0b6f3c1e-7a53-4a4e-9a55-0e7b9a9a0001';
     const cases = [
-      await k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: {}, headers: { 'x-forwarded-for': ip() } }),
+      await k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: {}, remoteAddress: ip() }),
       await send(5511987654321, ip()),
       await send('abc-defg-hij', ip()),
       await send('123-45-67', ip()),
@@ -253,7 +253,7 @@ describe('password reset by WhatsApp code', () => {
       await verify('5511987654321', '12345', ip()),
       await verify('not-a-number', '123456', ip()),
       await verify('5511987654321', '123456', ip(), 'nope'),
-      await k.app.inject({ method: 'GET', url: '/api/verificar-code/5511987654321', headers: { 'x-forwarded-for': ip() } }),
+      await k.app.inject({ method: 'GET', url: '/api/verificar-code/5511987654321', remoteAddress: ip() }),
       await update({ userId: 42, code: '123456', newPassword: 'whatever1' }, ip()),
       await update({ userId: uuid, code: '123456', newPassword: '1234' }, ip()),
       await update({ userId: uuid, code: 123456, newPassword: 'whatever1' }, ip()),

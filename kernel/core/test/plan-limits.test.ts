@@ -1,5 +1,5 @@
 import { createTestKernel, type TestKernel } from '@atendo/testing';
-import { ERROR_CATALOGUE } from '@atendo/sdk';
+import { errorCatalogue } from '@atendo/sdk';
 import queuesPlugin from '@atendo/plugin-queues';
 
 /**
@@ -75,7 +75,7 @@ describe('plan limits', () => {
           headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
         });
         expect({ url, payload, status: res.statusCode < 500 && res.statusCode >= 400 }).toEqual({ url, payload, status: true });
-        expect(Object.keys(ERROR_CATALOGUE)).toContain(res.json().error);
+        expect(Object.keys(errorCatalogue())).toContain(res.json().error);
       }
       const text = await k.app.inject({ method: 'POST', url, payload: 'name=x', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'text/plain' } });
       expect({ status: text.statusCode, error: text.json().error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });

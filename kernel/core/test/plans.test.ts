@@ -1,5 +1,5 @@
 import { createTestKernel, type TestKernel, type TestUser } from '@atendo/testing';
-import { ERROR_CATALOGUE, PLAN_FEATURES } from '@atendo/sdk';
+import { errorCatalogue, PLAN_FEATURES } from '@atendo/sdk';
 
 type Res = { statusCode: number; json(): { error?: string } & Record<string, unknown> };
 
@@ -10,7 +10,7 @@ function expectRefused(res: Res, status: number, code: string) {
 function expectCatalogue4xx(res: Res) {
   expect(res.statusCode).toBeGreaterThanOrEqual(400);
   expect(res.statusCode).toBeLessThan(500);
-  expect(Object.keys(ERROR_CATALOGUE)).toContain(res.json().error);
+  expect(Object.keys(errorCatalogue())).toContain(res.json().error);
 }
 
 describe('plans', () => {

@@ -2,7 +2,8 @@ import { io as ioClient, type Socket } from 'socket.io-client';
 import { createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { withDb } from '@atendo/testing/src/global-setup';
 import { dropDatabase } from '@atendo/core/src/db';
-import { corkBatchedSends, rooms } from '@atendo/core/src/plugins/realtime';
+import { corkBatchedSends, OFFSET_EVENT, rooms } from '@atendo/core/src/plugins/realtime';
+import type { ReplayAdapter } from '@atendo/core/src/plugins/replay-adapter';
 
 /**
  * Collects every event a socket receives (any name) so negative assertions can be exact: after a
@@ -11,7 +12,9 @@ import { corkBatchedSends, rooms } from '@atendo/core/src/plugins/realtime';
  */
 function recorder(socket: Socket): { events: { name: string; payload: unknown }[]; names: () => string[] } {
   const events: { name: string; payload: unknown }[] = [];
-  socket.onAny((name: string, payload: unknown) => events.push({ name, payload }));
+  socket.onAny((name: string, payload: unknown) => {
+    if (name !== OFFSET_EVENT) events.push({ name, payload });
+  });
   return { events, names: () => events.map((e) => e.name) };
 }
 
@@ -86,7 +89,85 @@ describe('realtime tenancy', () => {
       const s = await connect(a2);
       await waitFor(() => k.realtime.io.sockets.sockets.get(s.id!));
       const server = k.realtime.io.sockets.sockets.get(s.id!)!;
-      expect([...server.rooms].filter((r) => r !== s.id).sort()).toEqual([rooms.all, rooms.company(a.companyId), rooms.user(a.companyId, a2.id)].sort());
+      expect([...server.rooms].filter((r) => r !== s.id).sort()).toEqual([rooms.all, rooms.company(a.companyId), rooms.user(a.companyId, a2.id), rooms.numbersMasked(a.companyId)].sort());
+    });
+  });
+
+  describe('clients of the product family: query ids and the session cookie, no token', () => {
+    /** Signs in through the API and returns the `jrt=...` cookie the browser would hold. */
+    const signIn = async (u: TestUser): Promise<string> => {
+      const res = await k.app.inject({ method: 'POST', url: '/auth/login', payload: { email: u.email, password: u.password } });
+      expect(res.statusCode).toBe(200);
+      const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+      const jrt = set.map((c) => c.split(';')[0]).find((c) => c.startsWith('jrt='));
+      expect(jrt).toBeDefined();
+      return jrt!;
+    };
+    /** Opens a socket as the old client does: `query: {companyId, userId}`, no auth token, cookies sent by the browser. */
+    const oldWay = (query: Record<string, string>, cookie?: string) =>
+      new Promise<Socket>((resolve, reject) => {
+        const s = ioClient(base, { transports: ['websocket'], query, reconnection: false, forceNew: true, ...(cookie ? { extraHeaders: { cookie } } : {}) });
+        s.on('connect', () => resolve(s));
+        s.on('connect_error', (err) => {
+          s.close();
+          reject(err);
+        });
+      });
+
+    test("connects by the session cookie and receives its company's events, and nothing of another company", async () => {
+      const cookie = await signIn(a2);
+      const s = await oldWay({ companyId: String(a.companyId), userId: String(a2.id) }, cookie);
+      open.push(s);
+      const sb = await connect(b.admin);
+      const rs = recorder(s);
+      await waitFor(() => k.realtime.io.sockets.sockets.get(s.id!));
+      const server = k.realtime.io.sockets.sockets.get(s.id!)!;
+      expect([...server.rooms].filter((r) => r !== s.id).sort()).toEqual([rooms.all, rooms.company(a.companyId), rooms.user(a.companyId, a2.id), rooms.numbersMasked(a.companyId)].sort());
+      s.emit('joinNotification');
+      await joined(k, s, rooms.named(a.companyId, 'notification'));
+      const mine = nextEvent(s, `company-${a.companyId}-appMessage`);
+      k.realtime.emitToCompany(b.companyId, `company-${b.companyId}-appMessage`, { action: 'create', message: { id: 1 } });
+      k.realtime.emitToCompany(b.companyId, `company-${b.companyId}-ticket`, { action: 'update' }, { room: 'notification' });
+      k.realtime.emitToCompany(a.companyId, `company-${a.companyId}-appMessage`, { action: 'create', message: { id: 2 } });
+      expect(await mine).toEqual({ action: 'create', message: { id: 2 } });
+      await flush(k, [s, sb], 'oldway');
+      expect(rs.names()).toEqual([`company-${a.companyId}-appMessage`, 'sentinel-oldway']);
+    });
+
+    test('the query ids are never trusted: ids of another company with this session still give this session', async () => {
+      const cookie = await signIn(a2);
+      const s = await oldWay({ companyId: String(b.companyId), userId: String(b.admin.id) }, cookie);
+      open.push(s);
+      await waitFor(() => k.realtime.io.sockets.sockets.get(s.id!));
+      const server = k.realtime.io.sockets.sockets.get(s.id!)!;
+      expect(server.rooms.has(rooms.company(a.companyId))).toBe(true);
+      expect(server.rooms.has(rooms.company(b.companyId))).toBe(false);
+      expect(server.rooms.has(rooms.user(b.companyId, b.admin.id))).toBe(false);
+    });
+
+    test('refused: query ids only, an unknown cookie, a logged-out session', async () => {
+      const q = { companyId: String(a.companyId), userId: String(a2.id) };
+      await expect(oldWay(q)).rejects.toMatchObject({ message: 'ERR_SESSION_EXPIRED' });
+      await expect(oldWay(q, 'jrt=not-a-session')).rejects.toMatchObject({ message: 'ERR_SESSION_EXPIRED' });
+      await expect(oldWay(q, 'other=1')).rejects.toMatchObject({ message: 'ERR_SESSION_EXPIRED' });
+      const cookie = await signIn(a2);
+      const out = await k.app.inject({ method: 'DELETE', url: '/auth/logout', headers: { cookie } });
+      expect(out.statusCode).toBe(204);
+      await expect(oldWay(q, cookie)).rejects.toMatchObject({ message: 'ERR_SESSION_EXPIRED' });
+    });
+
+    test('a token, when sent, still decides: a bad token is refused even with a valid cookie', async () => {
+      const cookie = await signIn(a2);
+      await expect(
+        new Promise<Socket>((resolve, reject) => {
+          const s = ioClient(base, { transports: ['websocket'], auth: { token: 'garbage' }, reconnection: false, forceNew: true, extraHeaders: { cookie } });
+          s.on('connect', () => resolve(s));
+          s.on('connect_error', (err) => {
+            s.close();
+            reject(err);
+          });
+        }),
+      ).rejects.toMatchObject({ message: 'ERR_INVALID_TOKEN' });
     });
   });
 
@@ -254,6 +335,93 @@ describe('realtime tenancy', () => {
   });
 
   // Last: the resolver stays registered on the hub.
+  describe('reconnection: the events missed while away are replayed', () => {
+    /** A client that reconnects by itself (as browsers do), quickly. */
+    const reconnecting = (u: { token: string }) =>
+      new Promise<Socket>((resolve, reject) => {
+        const s = ioClient(base, { transports: ['websocket'], auth: { token: u.token }, reconnectionDelay: 50, reconnectionDelayMax: 200, forceNew: true });
+        open.push(s);
+        s.once('connect', () => resolve(s));
+        s.once('connect_error', reject);
+      });
+    /** Ends the server side of `s`'s connection as a network failure would (a recoverable reason). */
+    const drop = (s: Socket) => {
+      const server = k.realtime.io.sockets.sockets.get(s.id!);
+      server?.conn.close();
+    };
+
+    test('a socket that drops and reconnects gets what it missed, once, in order; only what its rooms allow', async () => {
+      const s = await reconnecting(a2);
+      const other = await reconnecting(a.admin);
+      const r = recorder(s);
+      const ev = `company-${a.companyId}-appMessage`;
+      const first = nextEvent(s, ev);
+      k.realtime.emitToCompany(a.companyId, ev, { n: 1 });
+      expect(await first).toEqual({ n: 1 });
+      const gone = new Promise((res) => s.once('disconnect', res));
+      drop(s);
+      await gone;
+      // While it is away: two events for it, one for another user only, one for another company.
+      k.realtime.emitToCompany(a.companyId, ev, { n: 2 });
+      k.realtime.emitToCompany(a.companyId, ev, { n: 'admin only' }, { userId: a.admin.id });
+      k.realtime.emitToCompany(b.companyId, `company-${b.companyId}-appMessage`, { n: 'other company' });
+      k.realtime.emitToCompany(a.companyId, ev, { n: 3 });
+      await waitFor(() => s.connected, 5000);
+      expect(s.recovered).toBe(true);
+      await flush(k, [s, other], 'replay');
+      expect(r.events).toEqual([
+        { name: ev, payload: { n: 1 } },
+        { name: ev, payload: { n: 2 } },
+        { name: ev, payload: { n: 3 } },
+        { name: 'sentinel-replay', payload: { tag: 'replay' } },
+      ]);
+    });
+
+    test('a client that had received nothing yet still recovers; events for empty rooms are neither sent nor kept', async () => {
+      const adapter = k.realtime.io.of('/').adapter as unknown as ReplayAdapter;
+      const s = await reconnecting(a2);
+      const r = recorder(s);
+      await waitFor(() => (s as unknown as { _lastOffset?: string })._lastOffset !== undefined, 2000);
+      const before = adapter.stored;
+      // Nobody is in company 999999's rooms, connected or away: nothing is kept for them.
+      k.realtime.emitToCompany(999_999, 'company-999999-ticket', { x: 1 });
+      await new Promise((res) => setImmediate(res));
+      await new Promise((res) => setImmediate(res));
+      expect(adapter.stored).toBe(before);
+      const gone = new Promise((res) => s.once('disconnect', res));
+      drop(s);
+      await gone;
+      k.realtime.emitToCompany(a.companyId, `company-${a.companyId}-ticket`, { away: true }, { userId: a2.id });
+      await waitFor(() => s.connected, 5000);
+      expect(s.recovered).toBe(true);
+      await flush(k, [s], 'replay2');
+      expect(r.events).toEqual([
+        { name: `company-${a.companyId}-ticket`, payload: { away: true } },
+        { name: 'sentinel-replay2', payload: { tag: 'replay2' } },
+      ]);
+    });
+
+    test('a socket whose token no longer passes is refused on reconnection and gets nothing replayed', async () => {
+      const s = await reconnecting(a2);
+      await waitFor(() => (s as unknown as { _lastOffset?: string })._lastOffset !== undefined, 2000);
+      const r = recorder(s);
+      // Every packet that reaches the client, below socket.io's own buffering (nothing may come before
+      // the handshake passes).
+      const wire: unknown[] = [];
+      s.io.on('packet', (p: { data?: unknown }) => wire.push(p.data));
+      // The next handshakes carry a token that fails verification.
+      (s as unknown as { auth: { token: string } }).auth = { token: 'not-a-token' };
+      const refused = new Promise<Error>((res) => s.once('connect_error', res));
+      drop(s);
+      k.realtime.emitToCompany(a.companyId, `company-${a.companyId}-ticket`, { secret: true }, { userId: a2.id });
+      expect((await refused).message).toBe('ERR_INVALID_TOKEN');
+      s.close();
+      expect(r.events).toEqual([]);
+      expect(JSON.stringify(wire)).not.toContain('secret');
+      expect(wire.length).toBeGreaterThan(0); // the connect_error itself
+    });
+  });
+
   describe('server-assigned audiences', () => {
     test('an audience emit reaches the sockets of that company holding the audience, never another company with the same audience name', async () => {
       k.realtime.registerAudienceResolver((user) => (user.profile === 'admin' ? ['team', 'admins'] : ['team']));

@@ -16,6 +16,13 @@ describe('settings', () => {
   afterAll(() => k.close());
 
   describe('legacy /settings', () => {
+    // Legacy keys shared with the company settings (scheduleType, chatBotType) change those too: the next
+    // block starts from the defaults again.
+    afterAll(async () => {
+      await k.db('settings').where({ companyId: a.companyId }).del();
+      await k.db('companySettings').where({ companyId: a.companyId }).del();
+    });
+
     test('GET /settings lists every known key with its default for a company without rows', async () => {
       const res = await k.as(aUser, 'GET', '/settings');
       expect(res.statusCode).toBe(200);
@@ -218,6 +225,42 @@ describe('settings', () => {
       expect(put.json().result.companyId).toBe(b.companyId);
       expect((await k.as(a.admin, 'GET', '/companySettingOne?column=requiredTag')).json()).toEqual({ requiredTag: 'enabled' });
       expect((await k.as(aUser, 'GET', `/companySettings/${b.companyId}`)).json()).toMatchObject({ companyId: a.companyId, requiredTag: 'enabled' });
+    });
+  });
+
+  describe('keys that are both (scheduleType, userRating, ...)', () => {
+    test('PUT /settings/scheduleType and PUT /companySettings change one value, per company', async () => {
+      const legacy = await k.as(a.admin, 'PUT', '/settings/scheduleType', { key: 'scheduleType', value: 'company' });
+      expect(legacy.statusCode).toBe(200);
+      expect((await k.as(aUser, 'GET', '/companySettingOne?column=scheduleType')).json()).toEqual({ scheduleType: 'company' });
+      expect((await k.as(a.admin, 'GET', '/companySettings')).json().scheduleType).toBe('company');
+
+      const viaCompany = await k.as(a.admin, 'PUT', '/companySettings', { column: 'scheduleType', data: 'queue' });
+      expect(viaCompany.statusCode).toBe(200);
+      expect((await k.as(aUser, 'GET', '/settings/scheduleType')).json()).toMatchObject({ key: 'scheduleType', value: 'queue', companyId: a.companyId });
+      const list = (await k.as(aUser, 'GET', '/settings')).json() as { key: string; value: string }[];
+      expect(list.find((s) => s.key === 'scheduleType')?.value).toBe('queue');
+      expect(await k.db('settings').where({ companyId: a.companyId, key: 'scheduleType' }).first('value')).toEqual({ value: 'queue' });
+
+      // userRating alike; a refused value changes neither table.
+      await k.as(a.admin, 'PUT', '/companySettings', { column: 'userRating', data: 'enabled' });
+      expect((await k.as(a.admin, 'GET', '/settings/userRating')).json().value).toBe('enabled');
+      expect((await k.as(a.admin, 'PUT', '/settings/scheduleType', { value: 'sometimes' })).statusCode).toBe(400);
+      expect((await k.as(a.admin, 'GET', '/companySettingOne?column=scheduleType')).json()).toEqual({ scheduleType: 'queue' });
+
+      // The company's time zone (opening hours and the bot's clock) is an IANA name.
+      expect((await k.as(a.admin, 'GET', '/companySettingOne?column=timeZone')).json()).toEqual({ timeZone: 'America/Sao_Paulo' });
+      expect((await k.as(a.admin, 'PUT', '/companySettings', { column: 'timeZone', data: 'Europe/Lisbon' })).statusCode).toBe(200);
+      for (const bad of ['Mars/Olympus', 'GMT+3; DROP TABLE', '']) {
+        expect((await k.as(a.admin, 'PUT', '/companySettings', { column: 'timeZone', data: bad })).statusCode).toBe(400);
+      }
+      expect((await k.as(a.admin, 'GET', '/companySettingOne?column=timeZone')).json()).toEqual({ timeZone: 'Europe/Lisbon' });
+      expect((await k.as(b.admin, 'GET', '/companySettingOne?column=timeZone')).json()).toEqual({ timeZone: 'America/Sao_Paulo' });
+
+      // Company B is untouched by all of it.
+      expect((await k.as(b.admin, 'GET', '/companySettingOne?column=scheduleType')).json()).toEqual({ scheduleType: 'disabled' });
+      expect((await k.as(b.admin, 'GET', '/settings/scheduleType')).json().value).toBe('disabled');
+      expect((await k.as(b.admin, 'GET', '/settings/userRating')).json().value).toBe('disabled');
     });
   });
 

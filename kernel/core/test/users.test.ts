@@ -1,5 +1,5 @@
 import { collectEvents, createTestKernel, nextEvent, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestKernel, type TestUser } from '@atendo/testing';
-import { ERROR_CATALOGUE } from '@atendo/sdk';
+import type { ErrorCode } from '@atendo/sdk';
 
 const cookieOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === 'jrt')?.value;
 
@@ -9,7 +9,7 @@ function expectNoSecrets(res: { body: string }) {
 }
 
 /** Fails unless the answer is `status` with catalogue `code`. */
-function expectError(res: { statusCode: number; json(): { error: string } }, status: number, code: keyof typeof ERROR_CATALOGUE) {
+function expectError(res: { statusCode: number; json(): { error: string } }, status: number, code: ErrorCode) {
   expect({ status: res.statusCode, error: res.json().error }).toEqual({ status, error: code });
 }
 
@@ -223,7 +223,11 @@ describe('users routes', () => {
     expect(noop.statusCode).toBe(200);
     expect((await k.db('users').where({ id }).first()).tokenVersion).toBe(after.tokenVersion);
     expect((await k.app.inject({ method: 'POST', url: '/auth/refresh_token', cookies: { jrt: c3 } })).statusCode).toBe(200);
-    const own = await k.as(self, 'PUT', `/users/${id}`, { password: 'third-pass' });
+    // Its own password takes the current one (the profile modal): missing or wrong -> 400, nothing changes.
+    expectError(await k.as(self, 'PUT', `/users/${id}`, { password: 'third-pass' }), 400, 'ERR_WRONG_CURRENT_PASSWORD');
+    expectError(await k.as(self, 'PUT', `/users/${id}`, { password: 'third-pass', currentPassword: 'first-pass' }), 400, 'ERR_WRONG_CURRENT_PASSWORD');
+    expect((await k.db('users').where({ id }).first()).tokenVersion).toBe(after.tokenVersion);
+    const own = await k.as(self, 'PUT', `/users/${id}`, { password: 'third-pass', currentPassword: 'second-pass' });
     expect(own.statusCode).toBe(200);
     expect((await k.db('users').where({ id }).first()).tokenVersion).toBe(after.tokenVersion + 1);
     expect(await k.db('authSessions').where({ userId: id }).whereNull('revokedAt').first()).toBeUndefined();
@@ -238,10 +242,11 @@ describe('users routes', () => {
     expectError(await k.as(platformAdmin, 'PUT', `/users/${k.superAdmin.id}`, { password: 'takeover1' }), 403, 'ERR_NO_PERMISSION');
     // The only super user cannot drop its own flag.
     expectError(await k.as(k.superAdmin, 'PUT', `/users/${k.superAdmin.id}`, { super: false }), 400, 'ERR_LAST_SUPER_USER');
-    // A caller whose super flag was removed meanwhile (stale token) cannot delete the last super user.
+    // A caller whose super flag was removed meanwhile (stale token) cannot delete the last super user: the
+    // token no longer matches its session (not as signed) and is refused before anything is looked at.
     const other = await k.createUser(1, { profile: 'admin', super: true });
     await k.db('users').where({ id: other.id }).update({ super: false });
-    expectError(await k.as(other, 'DELETE', `/users/${k.superAdmin.id}`), 400, 'ERR_LAST_SUPER_USER');
+    expectError(await k.as(other, 'DELETE', `/users/${k.superAdmin.id}`), 403, 'ERR_INVALID_TOKEN');
     expect(await k.db('users').where({ id: k.superAdmin.id }).first()).toBeDefined();
     // With two super users, one may demote the other.
     await k.db('users').where({ id: other.id }).update({ super: true });
@@ -345,5 +350,36 @@ describe('users routes', () => {
 
   test('the super admin can still log in with its seeded password (sanity)', async () => {
     expect((await login(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+
+  test('profile picture: POST /users/:id/media-upload (the user itself or an admin) stores it, answers profileImageUrl (signed), replaces the previous file', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const upload = async (who: TestUser, id: number, field = 'profileImage', data = png, type = 'image/png') => {
+      const fd = new FormData();
+      fd.append('userId', String(id));
+      fd.append('typeArch', 'user');
+      fd.append(field, new Blob([new Uint8Array(data)], { type }), 'me.png');
+      const res = new Response(fd);
+      return k.app.inject({ method: 'POST', url: `/users/${id}/media-upload`, payload: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')!, authorization: `Bearer ${who.token}` } });
+    };
+    const first = await upload(aUser, aUser.id);
+    expect(first.statusCode).toBe(200);
+    const u1 = first.json();
+    expect(u1.profileImage).toMatch(/^[0-9a-f-]+\.png$/);
+    expect(u1.profileImageUrl).toMatch(new RegExp(`/public/company${a.companyId}/user/${u1.profileImage}\\?`));
+    const img = new URL(u1.profileImageUrl);
+    const served = await k.app.inject({ method: 'GET', url: img.pathname + img.search });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toMatch(/^image\/png/);
+    const second = (await upload(a.admin, aUser.id)).json();
+    expect(second.profileImage).not.toBe(u1.profileImage);
+    expect((await k.app.inject({ method: 'GET', url: img.pathname + img.search })).statusCode).toBe(404);
+    expect((await k.as(aUser, 'GET', `/users/${aUser.id}`)).json().profileImageUrl).toMatch(/\/user\//);
+    // Another user, another company, a wrong field and a non-image are refused.
+    const other = await k.createUser(a.companyId, { profile: 'user' });
+    expectError(await upload(other, aUser.id), 403, 'ERR_NO_PERMISSION');
+    expectError(await upload(b.admin, aUser.id), 404, 'ERR_NO_USER_FOUND');
+    expectError(await upload(aUser, aUser.id, 'file'), 400, 'ERR_VALIDATION');
+    expectError(await upload(aUser, aUser.id, 'profileImage', Buffer.from('%PDF-1.4\n'), 'application/pdf'), 415, 'ERR_UPLOAD_TYPE');
   });
 });

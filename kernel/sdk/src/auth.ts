@@ -1,3 +1,5 @@
+import { defineTopic } from './contracts';
+
 /** User profiles (spec 1-platform.md §6). `super` is a separate flag on the user, not a profile. */
 export const PROFILES = ['user', 'supervisor', 'admin'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -48,3 +50,24 @@ export interface PasswordResetCodeEvent {
   /** ISO time after which the code no longer works. */
   expiresAt: string;
 }
+
+/** The typed topic of `auth.reset-code-issued` (kernel-owned). */
+export const resetCodeIssued = defineTopic<PasswordResetCodeEvent>(PASSWORD_RESET_CODE_TOPIC, 'a password-reset code was issued; deliver it to the user');
+
+/**
+ * Kernel event (broadcast): sessions of a user, of a refresh-session family or of a whole company may have
+ * ended or changed (logout, password change, deletion, profile or super flag change, company deactivation).
+ * Every node forgets what it cached about them at once, so the next request or socket check reads the
+ * truth (revocation holds within the bus's delivery time on every node), and disconnects the sockets that
+ * are no longer live. Published by the kernel after the change commits; a plugin that changes users through
+ * the identity service does not publish it itself.
+ */
+export interface SessionsChangedEvent {
+  companyId?: number;
+  userId?: number;
+  /** A refresh-session family (the `sid` claim of access tokens issued from it). */
+  familyId?: string;
+}
+
+/** The typed topic of `auth.sessions-changed` (kernel-owned). */
+export const sessionsChanged = defineTopic<SessionsChangedEvent>('auth.sessions-changed', 'sessions of a user, family or company changed; cached session state is stale');

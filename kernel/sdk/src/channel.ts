@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Channel, Envelope } from './envelope';
+import { defineTopic } from './contracts';
 
 /** What a channel supports (the inbox hides what a channel cannot do). */
 export interface ChannelCapabilities {
@@ -27,7 +28,9 @@ export interface AdapterConnection {
 }
 
 /**
- * A send command (bus topic `message.send`), resolved by the channels plugin to its connection.
+ * A send command (bus topic `message.send`, the one `SendCommand`), published by the tickets plugin for a
+ * stored outbound message and by the connections plugin for a password-reset code. The channels plugin
+ * (Meta channels) and the whatsapp-sessions plugin (Baileys `whatsapp`) consume it, each for its channels.
  * `messageId`/`ticketId` 0: a system message that is not stored in a ticket (e.g. a password-reset code);
  * adapters send it like any other and report `message.sent`/`message.failed` with `messageId: 0`, which the
  * tickets plugin ignores.
@@ -38,15 +41,109 @@ export interface SendCommand {
   messageId: number;
   /** The ticket's id; 0 = not a ticket message. */
   ticketId: number;
-  connectionId: number;
+  /** The connection to send from; null when the ticket has none (consumers fail the send, `message.failed`). */
+  connectionId: number | null;
   channel: Channel;
   /** Recipient: phone digits (WhatsApp), PSID / IGSID (Meta), group JID user part. */
   to: string;
   isGroup?: boolean;
+  /** The contact's stored WhatsApp JID, when known (preferred over `to` when of the same kind). */
+  remoteJid?: string | null;
+  /** The contact's stored WhatsApp LID, when known (used when `to` is not a usable number). */
+  lid?: string | null;
+  /** The text; a vCard when `mediaType` is 'contactMessage'. */
   body?: string;
+  /** The stored message's media type (`conversation`, `imageMessage`, `contactMessage`...). */
+  mediaType?: string;
+  /**
+   * The media file: `path` relative to the company's uploads folder, `url` signed (7 days); `absolutePath`
+   * is added by the channels plugin for its adapters (inside the company's folder only).
+   */
   media?: { path: string; absolutePath?: string; url?: string; mimeType: string; fileName: string };
+  /** Provider id of the quoted message. */
   quotedWid?: string | null;
+  /** Shown as forwarded (WhatsApp). */
+  isForwarded?: boolean;
+  /**
+   * Added (additive): a reaction of ours to the provider message `wid` (`emoji` '' removes it; `fromMe`:
+   * whether that message is ours). Sent with `messageId` 0 (not a stored message); adapters whose channel
+   * has no reactions fail it (`message.failed` with messageId 0, ignored by tickets).
+   */
+  reaction?: { wid: string; emoji: string; fromMe?: boolean };
 }
+
+/** Payload of `message.sent`: the provider accepted a message; `wid` is its provider id (wamid / mid / Baileys id). */
+export interface MessageSentEvent {
+  companyId: number;
+  /** The stored message's id (0: a system message). */
+  messageId: number;
+  /** Provider message id. */
+  wid: string;
+  /** Ack reached (1 sent) when the adapter reports one; default 1. */
+  ack?: number;
+  ticketId?: number;
+  connectionId?: number;
+  channel?: Channel;
+}
+
+/** Payload of `message.failed`: a send will not happen. */
+export interface MessageFailedEvent {
+  companyId: number;
+  /** The stored message's id (0: a system message). */
+  messageId: number;
+  ticketId?: number;
+  connectionId?: number;
+  channel?: Channel;
+  /**
+   * Why: the channels plugin sends `{code, text, retryable}` (`code` a Graph error code as text such as
+   * `131047`, or a catalogue code such as `ERR_NO_WAPP_FOUND`; `retryable` true when retries ran out);
+   * the whatsapp-sessions plugin a text.
+   */
+  error: string | { code: string; text: string; retryable: boolean };
+}
+
+/** Payload of `message.status`: a delivery status of the company's message `wid` (1 sent, 2 delivered, 3 read, 4 played). */
+export interface MessageStatusEvent {
+  companyId: number;
+  wid: string;
+  ack: number;
+}
+
+/** A sent message on its provider, as the `message.edit` / `message.delete` commands name it. */
+export interface ProviderMessageRef {
+  companyId: number;
+  messageId: number;
+  ticketId: number;
+  /** Provider message id. */
+  wid: string | null;
+  fromMe: boolean;
+  connectionId: number | null;
+  channel: Channel;
+  to: string;
+  isGroup: boolean;
+  remoteJid: string | null;
+}
+
+/** Payload of `message.edit`: the new text of a sent message. */
+export interface EditCommand extends ProviderMessageRef {
+  body: string;
+}
+
+/** Command to adapters: send a stored outbound message (or a system message, `messageId` 0). */
+export const messageSend = defineTopic<SendCommand>('message.send', 'send a message on its channel');
+/** Result: the provider accepted the message. */
+export const messageSent = defineTopic<MessageSentEvent>('message.sent', 'a message was accepted by its provider');
+/** Result: sending failed for good. */
+export const messageFailed = defineTopic<MessageFailedEvent>('message.failed', 'a message could not be sent');
+/** Update: a delivery status of a sent message. */
+export const messageStatus = defineTopic<MessageStatusEvent>('message.status', 'a sent message changed delivery status');
+/** Command to adapters: edit a sent message on the provider. */
+export const messageEdit = defineTopic<EditCommand>('message.edit', 'edit a sent message on its channel');
+/** Command to adapters: delete a sent message on the provider. */
+export const messageDelete = defineTopic<ProviderMessageRef>('message.delete', 'delete a sent message on its channel');
+
+/** The channel command, result and update topics: owned by the kernel (the SDK declares them; plugins use them). */
+export const CHANNEL_TOPICS = [messageSend, messageSent, messageFailed, messageStatus, messageEdit, messageDelete] as const;
 
 /** Outcome of a send: the provider's message id. Throw `RetryableError`/`PermanentError` on failure. */
 export interface SendResult {

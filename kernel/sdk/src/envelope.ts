@@ -146,6 +146,14 @@ export const Envelope = Type.Object({
 });
 export type Envelope = Static<typeof Envelope>;
 
+/** The bus topic an envelope is published on: `channel.inbound.<channel>.<kind>` (payload: the `Envelope`). */
+export function inboundTopic(e: Pick<Envelope, 'channel' | 'kind'>): string {
+  return `channel.inbound.${e.channel}.${e.kind}`;
+}
+
+/** Pattern matching every envelope topic (the consumer of adapters' envelopes subscribes to it). */
+export const INBOUND_TOPIC_PATTERN = 'channel.inbound.#';
+
 /** ack values of the product family for each status state. */
 export const ACK_OF_STATUS: Record<'sent' | 'delivered' | 'read' | 'played', number> = { sent: 1, delivered: 2, read: 3, played: 4 };
 

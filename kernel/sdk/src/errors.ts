@@ -44,33 +44,24 @@ export const ERROR_CATALOGUE = {
   ERR_FEATURE_NOT_IN_PLAN: { status: 403, message: "This company's plan does not include this feature" },
   ERR_PLAN_LIMIT_REACHED: { status: 400, message: "The plan's limit has been reached" },
   ERR_COMPANY_INACTIVE: { status: 403, message: 'This company is inactive' },
+  /** The company's due date has passed: only the open-invoices page's routes answer until a super admin renews it. */
+  ERR_SUBSCRIPTION_EXPIRED: { status: 403, message: "This company's subscription has expired" },
   ERR_NO_COMPANY_FOUND: { status: 404, message: 'Company not found' },
   ERR_NO_PLAN_FOUND: { status: 404, message: 'Plan not found' },
-  ERR_NO_HELP_FOUND: { status: 404, message: 'Help entry not found' },
-  ERR_NO_ANNOUNCEMENT_FOUND: { status: 404, message: 'Announcement not found' },
-  ERR_NO_QUEUE_FOUND: { status: 404, message: 'Queue not found' },
-  ERR_NO_CHATBOT_FOUND: { status: 404, message: 'Chatbot option not found' },
-  ERR_NO_QUICK_MESSAGE_FOUND: { status: 404, message: 'Quick message not found' },
-  ERR_NO_CHAT_FOUND: { status: 404, message: 'Chat not found' },
-  ERR_NO_TAG_FOUND: { status: 404, message: 'Tag not found' },
-  ERR_NO_IMPORT_FOUND: { status: 404, message: 'Import job not found' },
-  ERR_QUEUE_NAME_ALREADY_EXISTS: { status: 409, message: 'Queue name must be unique' },
   ERR_DUPLICATED_EMAIL: { status: 409, message: 'This e-mail is already in use' },
   ERR_DUPLICATED_NAME: { status: 409, message: 'This name is already in use' },
-  ERR_DUPLICATED_TOKEN: { status: 409, message: 'This token is already used by another connection' },
-  ERR_DUPLICATED_EXTERNAL_ACCOUNT: { status: 409, message: 'This account is already linked to another connection' },
   ERR_COMPANY_NOT_DELETABLE: { status: 400, message: 'Company 1 cannot be deleted or deactivated' },
   ERR_PLAN_IN_USE: { status: 409, message: 'The plan is used by a company' },
   ERR_CANNOT_DELETE_SELF: { status: 400, message: 'You cannot delete yourself' },
+  ERR_WRONG_CURRENT_PASSWORD: { status: 400, message: 'The current password is not right' },
   ERR_LAST_SUPER_USER: { status: 400, message: 'The last super user cannot be removed' },
   ERR_SIGNUP_DISABLED: { status: 403, message: 'Sign-up is disabled' },
+  /** Sign-up with an e-mail or company name already taken: one code for both, so it does not tell which e-mails have accounts. */
+  ERR_SIGNUP_REFUSED: { status: 409, message: 'The company could not be created with these data: the e-mail or the company name may be in use' },
   ERR_INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
   ERR_UPLOAD_TYPE: { status: 415, message: 'File type not allowed' },
-  ERR_REQUIRED_TAG: { status: 400, message: 'The contact or the ticket needs a tag before closing' },
-  ERR_INVALID_TRANSITION: { status: 400, message: 'This ticket status change is not allowed' },
-  ERR_NO_NOTE_FOUND: { status: 404, message: 'Ticket note not found' },
-  ERR_NO_MESSAGE_FOUND: { status: 404, message: 'Message not found' },
-  ERR_TICKET_NOT_OPEN: { status: 400, message: 'Messages can be sent only to open or group tickets' },
+  ERR_SHEET_INVALID: { status: 400, message: 'The spreadsheet could not be read' },
+  ERR_SHEET_TOO_MANY_ROWS: { status: 400, message: 'The spreadsheet has too many rows' },
   ERR_INVALID_RESET_CODE: { status: 400, message: 'Invalid verification code' },
   ERR_RESET_CODE_EXPIRED: { status: 400, message: 'The verification code has expired, request a new one' },
   ERR_RESET_ATTEMPTS_EXCEEDED: { status: 429, message: 'Too many wrong codes, request a new one' },
@@ -78,11 +69,75 @@ export const ERROR_CATALOGUE = {
   ERR_INTERNAL: { status: 500, message: 'Internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+/** A catalogue entry: HTTP status and default English message. */
+export interface ErrorDefinition {
+  status: number;
+  message: string;
+}
 
-/** True when `code` is a catalogue code. */
+/** The kernel's own codes. */
+export type KernelErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * Every error code, kernel and plugin. Plugins add theirs by module augmentation next to their
+ * `defineErrors` call (in `contract.ts`):
+ *
+ * ```ts
+ * export const errors = defineErrors({ ERR_NO_CAMPAIGN_FOUND: { status: 404, message: 'Campaign not found' } });
+ * declare module '@atendo/sdk' { interface ErrorCodes extends Record<keyof typeof errors, true> {} }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ErrorCodes extends Record<KernelErrorCode, true> {}
+
+export type ErrorCode = keyof ErrorCodes & string;
+
+/** Owner of each code known in this process: `kernel` or the plugin id that declared it. */
+const registry = new Map<string, ErrorDefinition & { owner: string }>(
+  Object.entries(ERROR_CATALOGUE).map(([code, def]) => [code, { ...def, owner: 'kernel' }]),
+);
+
+const CODE_RE = /^ERR_[A-Z0-9_]+$/;
+
+/**
+ * Declares a plugin's error codes and makes them known to `AppError` at once (so unit tests that never boot
+ * the loader still get the right status). Pass the result to `definePlugin({errors})`: the loader merges
+ * every plugin's codes into one catalogue at boot and refuses a code declared by two owners.
+ */
+export function defineErrors<const T extends Record<string, ErrorDefinition>>(defs: T): T {
+  for (const [code, def] of Object.entries(defs)) {
+    if (!CODE_RE.test(code)) throw new Error(`invalid error code ${code}: use ERR_UPPER_SNAKE`);
+    if (!Number.isInteger(def.status) || def.status < 400 || def.status > 599) throw new Error(`error ${code}: status must be 4xx or 5xx`);
+    const known = registry.get(code);
+    if (known && known.owner === 'kernel') throw new Error(`error code ${code} is a kernel code`);
+    if (!known) registry.set(code, { ...def, owner: '' });
+  }
+  return defs;
+}
+
+/**
+ * Records `owner` as the declarer of `defs` (called by the loader for each plugin's `errors`). Throws when a
+ * code already belongs to another owner: two plugins may not share a code.
+ */
+export function registerErrorCodes(owner: string, defs: Record<string, ErrorDefinition>): void {
+  for (const [code, def] of Object.entries(defs)) {
+    if (!CODE_RE.test(code)) throw new Error(`plugin ${owner}: invalid error code ${code}`);
+    const known = registry.get(code);
+    if (known && known.owner && known.owner !== owner) {
+      throw new Error(`error code ${code} is declared by both ${known.owner} and ${owner}`);
+    }
+    registry.set(code, { ...def, owner });
+  }
+}
+
+/** The whole catalogue as known in this process (kernel codes and every declared plugin code). */
+export function errorCatalogue(): Record<string, ErrorDefinition & { owner: string }> {
+  return Object.fromEntries([...registry.entries()].map(([k, v]) => [k, { ...v }]));
+}
+
+/** True when `code` is a known catalogue code (kernel or declared by a plugin). */
 export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, code);
+  return typeof code === 'string' && registry.has(code);
 }
 
 /**
@@ -96,10 +151,11 @@ export class AppError extends Error {
   readonly extra?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message?: string, opts: { statusCode?: number; extra?: Record<string, unknown> } = {}) {
-    super(message ?? ERROR_CATALOGUE[code].message);
+    const def = registry.get(code);
+    super(message ?? def?.message ?? code);
     this.name = 'AppError';
     this.code = code;
-    this.statusCode = opts.statusCode ?? ERROR_CATALOGUE[code].status;
+    this.statusCode = opts.statusCode ?? def?.status ?? 500;
     this.extra = opts.extra;
   }
 }

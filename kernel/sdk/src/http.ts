@@ -1,4 +1,6 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnion, type TNull, type TUnsafe } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthUser, RouteRole } from './auth';
 import type { PlanFeature } from './plan';
 
@@ -10,6 +12,12 @@ declare module 'fastify' {
     feature?: PlanFeature;
     /** Set by the loader from the plugin's `featureFlag`. */
     pluginFeature?: PlanFeature;
+    /**
+     * The route stays open to a company whose subscription has expired (due date before today): what the
+     * open-invoices page (/financeiro-aberto) needs. Every other private route answers 403
+     * ERR_SUBSCRIPTION_EXPIRED to such a company's users.
+     */
+    allowExpired?: boolean;
   }
   interface FastifyRequest {
     /** The caller; set on every non-public route. */
@@ -34,6 +42,45 @@ export const ErrorResponse = Type.Object(
   { additionalProperties: true, $id: 'ErrorResponse' },
 );
 
+/**
+ * The error answers of a route, for its `response` schema: `errorResponses(400, 401, 404)` is
+ * `{400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse}` (body `{error, message}`, see errors.ts).
+ */
+export function errorResponses<const S extends readonly number[]>(...statuses: S): { [K in S[number]]: typeof ErrorResponse } {
+  const out: Record<number, typeof ErrorResponse> = {};
+  for (const s of statuses) out[s] = ErrorResponse;
+  return out as { [K in S[number]]: typeof ErrorResponse };
+}
+
+/**
+ * `schema` or `null`. A schema with a single JSON `type` gets `nullable: true` (the OpenAPI 3.0 form, which
+ * ajv and fast-json-stringify understand); any other schema (unions, refs) becomes `anyOf [schema, null]`.
+ * Either way the static type is `Static<T> | null`.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> | TUnion<[T, TNull]> {
+  if (typeof schema.type === 'string') return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+  return Type.Union([schema, Type.Null()]);
+}
+
+/** A date-time string schema (ISO 8601, `2024-05-01T12:00:00.000Z`): timestamps on the wire. */
+export const IsoDateTime = Type.String({ format: 'date-time' });
+
+/**
+ * A stored timestamp as its wire string: a `Date` becomes its ISO 8601 form, any other value its string form
+ * (`null`/`undefined` become `''`). Use in serializers; the field's schema is `IsoDateTime` or `Type.String()`.
+ */
+export function iso(v: unknown): string {
+  return v instanceof Date ? v.toISOString() : String(v ?? '');
+}
+
+/**
+ * The Fastify instance a plugin registers routes on (`ctx.app`): typed by TypeBox, so `req.params`, `req.query`
+ * and `req.body` have the static types of the route's `schema.params/querystring/body` (no casts).
+ * Route builders take it as their parameter type: `function queueRoutes(app: PluginApp, ...)`.
+ */
+export type PluginApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type { TypeBoxTypeProvider };
+
 /** `{ <key>: T[], count, hasMore }`: the product family's pagination envelope. */
 export function Paginated<K extends string, T extends TSchema>(key: K, item: T) {
   return Type.Object({ [key]: Type.Array(item), count: Type.Integer(), hasMore: Type.Boolean() } as Record<K | 'count' | 'hasMore', TSchema>);
@@ -46,7 +93,7 @@ export function page(pageNumber: number | undefined, size: number) {
   return { offset, limit: size, hasMore: (count: number, got: number) => count > offset + got };
 }
 
-export { Type, type Static, type TSchema };
+export { Type, type Static, type TSchema, type TUnsafe };
 
 /**
  * An integer that the product family's forms may send as a digit string ("5"). JSON bodies are not

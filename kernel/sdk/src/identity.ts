@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Plan, PlanLimit } from './plan';
+import { defineExtensionPoint, defineService } from './contracts';
 
 /** A company (tenant) as the kernel stores it. `dueDate` is `YYYY-MM-DD` or null. */
 export interface Company {
@@ -53,9 +54,21 @@ export interface UserExtension {
   name: string;
   /** Adds keys to each user (same company). Must not remove or rename kernel keys. */
   decorate(companyId: number, users: PublicUser[]): Promise<void>;
+  /**
+   * Added (additive): adds keys only to the users of the paged admin list `GET /users` (e.g. each user's
+   * open tickets, which the product family's real-time panel reads as `users[].tickets`), after `decorate`.
+   */
+  decorateList?(companyId: number, users: PublicUser[]): Promise<void>;
   /** Persists the extension's part of a create/update body inside the saving transaction. */
   save?(trx: Knex.Transaction, companyId: number, userId: number, body: Record<string, unknown>): Promise<void>;
 }
+
+/**
+ * Kernel extension point `kernel.user-extensions`: contribute a `UserExtension` with
+ * `ctx.extensions.contribute(userExtensions, ext)` (in `register`; no dependency to declare, the kernel
+ * owns it). Names are unique: a second extension with a taken name refuses boot.
+ */
+export const userExtensions = defineExtensionPoint<UserExtension>('kernel.user-extensions');
 
 /**
  * The kernel's identity store (companies, plans, users), the only way plugins reach those records.
@@ -78,7 +91,11 @@ export interface IdentityService {
     count: (trx: Knex.Transaction) => Promise<number>,
     insert: () => Promise<T>,
   ): Promise<T>;
-  registerUserExtension(ext: UserExtension): void;
   /** A company setting value (see COMPANY_SETTING_DEFAULTS), default applied. */
   getCompanySetting(companyId: number, key: string): Promise<string>;
+  /** Every company setting of the company as `{key: value}` (defaults applied), in one read. */
+  getCompanySettings(companyId: number): Promise<Record<string, string>>;
 }
+
+/** The kernel's identity store as a service (`ctx.identity` is the same object; kernel tests reach it by this ref). */
+export const identityService = defineService<IdentityService>('identity');

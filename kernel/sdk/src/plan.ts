@@ -1,18 +1,7 @@
-/** Plan feature flags (spec 1-platform.md §3 "Plan"); each gates a set of routes and screens. */
-export const PLAN_FEATURES = [
-  'useWhatsapp',
-  'useFacebook',
-  'useInstagram',
-  'useCampaigns',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-  'useKanban',
-  'useOpenAi',
-  'useIntegration',
-] as const;
+import type { PlanFeature } from './wire/plan';
+import { defineTopic } from './contracts';
 
-export type PlanFeature = (typeof PLAN_FEATURES)[number];
+export { PLAN_FEATURES, type PlanFeature } from './wire/plan';
 
 /** Countable resources a plan limits: users, connections and queues per company. */
 export const PLAN_LIMITS = ['users', 'connections', 'queues'] as const;
@@ -40,3 +29,8 @@ export interface Plan {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Kernel event: a plan was created, changed or deleted (every node drops its cached plans). Payload `{}`. */
+export const planChanged = defineTopic<{ companyId?: number }>('plan.changed', "a plan changed; cached plans are stale");
+/** Kernel event: a company's plan, due date or status changed. */
+export const companyChanged = defineTopic<{ companyId?: number }>('company.changed', "a company changed; its cached plan is stale");

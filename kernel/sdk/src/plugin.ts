@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
 import type { TSchema } from '@sinclair/typebox';
 import type { Bus } from './bus';
@@ -6,18 +6,20 @@ import type { Realtime } from './realtime';
 import type { PlanFeature } from './plan';
 import type { IdentityService } from './identity';
 import type { UploadService } from './uploads';
-
-/** Named services plugins offer each other (`provide`) and use (`get`), declared through `dependsOn`. */
-export interface ServiceRegistry {
-  provide<T>(name: string, service: T): void;
-  get<T>(name: string): T;
-  has(name: string): boolean;
-}
+import type { ExtensionRegistry, ServiceRegistry, Topic } from './contracts';
+import type { ErrorDefinition } from './errors';
+import type { Jobs } from './jobs';
+import type { Inbox } from './inbox';
+import type { PluginApp } from './http';
+import type { Metrics } from './metrics';
 
 /** What a plugin's `register` receives. Everything is already scoped to the plugin. */
 export interface PluginContext<Config = Record<string, unknown>> {
-  /** Fastify scope for this plugin's routes: auth, tenancy and the plugin's plan gate already applied. */
-  app: FastifyInstance;
+  /**
+   * Fastify scope for this plugin's routes: auth, tenancy and the plugin's plan gate already applied. Typed by
+   * TypeBox: handlers get `req.params/query/body` typed from the route's schema.
+   */
+  app: PluginApp;
   log: FastifyBaseLogger;
   /** The plugin's config slice, validated against its `configSchema` (env vars prefixed by the plugin id). */
   config: Config;
@@ -26,10 +28,22 @@ export interface PluginContext<Config = Record<string, unknown>> {
   db: Knex;
   bus: Bus;
   realtime: Realtime;
+  /** Services of this plugin's declared dependencies (`dependsOn`, `optionalDependsOn`), by typed ref. */
   services: ServiceRegistry;
+  /** Extension points this plugin owns (`declare`) or contributes to (`contribute`). */
+  extensions: ExtensionRegistry;
+  /** Durable jobs and timers (run once across nodes, survive restarts). */
+  jobs: Jobs;
+  /**
+   * The durable inbox: events acknowledged to the outside world (webhooks) are committed to PostgreSQL before
+   * the answer, then handed to the source's handler (see inbox.ts). Sources are named `<plugin id>.<name>`.
+   */
+  inbox: Inbox;
   identity: IdentityService;
   /** Uploaded files: type- and size-checked storage per company, and signed URLs to serve them. */
   uploads: UploadService;
+  /** Prometheus metrics of this node, served at GET /metrics (see metrics.ts). */
+  metrics: Metrics;
   /** Called on shutdown, in reverse registration order. */
   onClose(fn: () => Promise<void> | void): void;
 }
@@ -55,18 +69,35 @@ export interface SeedContext {
 export interface PluginDefinition<Config = Record<string, unknown>> {
   /** kebab-case, unique. */
   id: string;
-  /** Plugin ids (or `kernel`) this plugin needs registered before it. */
+  /** Plugin ids (or `kernel`) this plugin needs registered before it; their services and extension points are usable. */
   dependsOn?: string[];
   /**
-   * Soft ordering: plugin ids this plugin is migrated, registered and seeded after *when they are loaded*
-   * (absent ones are ignored). For optional collaborators used through `ctx.services.has(...)`.
+   * Optional collaborators: plugin ids this plugin is migrated, registered and seeded after *when they are
+   * loaded* (absent ones are ignored). Their services are usable through `ctx.services.has(ref)` / `get(ref)`.
    */
-  after?: string[];
+  optionalDependsOn?: string[];
+  /** Bus topics this plugin owns (publishes as their source of truth); a topic has one owner across plugins. */
+  topics?: Topic<unknown>[];
+  /** This plugin's error codes (from `defineErrors`), merged into the catalogue at boot; duplicates refuse boot. */
+  errors?: Record<string, ErrorDefinition>;
   /** The plan flag that gates every route of this plugin (403 ERR_FEATURE_NOT_IN_PLAN when off). */
   featureFlag?: PlanFeature;
   /** Absolute path of the plugin's migrations folder (files exporting `up`/`down`). */
   migrationsDir?: string;
-  /** TypeBox schema of the plugin's config, read from env vars `<ID>_<KEY>` (upper snake case). */
+  /**
+   * Migration files renamed after they shipped: old file name -> new file name, both without extension
+   * (`{'20261121000700_quick_messages': '20261121000800_quick_messages'}`). Before migrating, the kernel
+   * rewrites the recorded old name to the new one in `knex_migrations_<id>`, so a database that already ran
+   * the file does not run it again (and knex does not refuse the missing old file). Keep entries forever.
+   */
+  migrationRenames?: Record<string, string>;
+  /**
+   * TypeBox schema of the plugin's config, read from env vars `<ID>_<KEY>` (upper snake case), coerced and
+   * defaulted by the schema (put defaults there, not in code). A property may name a fallback env var with
+   * the `env` annotation, read when `<ID>_<KEY>` is unset or blank: `metaAppSecret: Type.Optional(Type.String({
+   * env: 'META_APP_SECRET' }))` reads `CHANNELS_META_APP_SECRET`, else `META_APP_SECRET`. Plugins never read
+   * `process.env` themselves.
+   */
   configSchema?: TSchema;
   register(ctx: PluginContext<Config>): Promise<void> | void;
   /** Idempotent data seed run at boot after migrations (for example default rows for company 1). */

@@ -1,3 +1,5 @@
+import { defineExtensionPoint } from './contracts';
+
 /**
  * Realtime push to browsers (socket.io). Event names follow the spec exactly:
  * `company-{id}-ticket`, `company-{id}-appMessage`, `company-{id}-user`, `company-{id}-auth`,
@@ -22,12 +24,17 @@ export interface EmitOptions {
 /** Names the audiences a signed-in socket belongs to (called on connect and on refresh). */
 export type AudienceResolver = (user: import('./auth').AuthUser) => Promise<string[]> | string[];
 
+/**
+ * Kernel extension point `kernel.audience-resolvers`: contribute an `AudienceResolver` with
+ * `ctx.extensions.contribute(audienceResolvers, resolver)` (in `register`; the kernel owns it). Every socket
+ * joins what all resolvers return for its user.
+ */
+export const audienceResolvers = defineExtensionPoint<AudienceResolver>('kernel.audience-resolvers');
+
 export interface Realtime {
   emitToCompany(companyId: number, event: string, payload: unknown, opts?: EmitOptions): void;
   /** Events meant for every signed-in socket of every company (announcements only). */
   emitGlobal(event: string, payload: unknown): void;
-  /** Adds a resolver of audiences; every socket joins what all resolvers return for its user. */
-  registerAudienceResolver(resolver: AudienceResolver): void;
   /** Recomputes the audiences of a user's sockets (or every socket of the company) on every node. */
   refreshAudiences(companyId: number, userId?: number): void;
   /**

@@ -44,7 +44,7 @@ let counter = 0;
  * an exchange private to this database, so kernels of one test can share it and others cannot).
  * `close()` also drops the database.
  */
-export async function createTestKernel(opts: { plugins?: PluginDefinition[] | 'discover'; env?: Record<string, string>; dbName?: string } = {}): Promise<TestKernel> {
+export async function createTestKernel(opts: { plugins?: PluginDefinition[] | 'discover'; env?: Record<string, string>; dbName?: string; /** The kernel's log lines (JSON) go here instead of nowhere. */ logStream?: { write(line: string): void } } = {}): Promise<TestKernel> {
   const base = process.env.ATENDO_TEST_PG_BASE;
   const template = process.env.ATENDO_TEST_TEMPLATE;
   if (!base || !template) throw new Error('jest globalSetup (kernel/testing) did not run');
@@ -66,7 +66,7 @@ export async function createTestKernel(opts: { plugins?: PluginDefinition[] | 'd
     FRONTEND_URL: 'http://localhost:3000',
     ...opts.env,
   };
-  const kernel = await buildKernel({ env, plugins: opts.plugins ?? [], logger: false });
+  const kernel = await buildKernel({ env, plugins: opts.plugins ?? [], ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }) });
   const tokenFor = (u: AuthUser) => signAccess(kernel.app, u);
   const superRow = await kernel.db('users').where({ email: TEST_ADMIN_EMAIL }).first();
   const superAdmin: TestUser = { id: superRow.id, companyId: 1, profile: 'admin', super: true, email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD, token: '' };
@@ -168,3 +168,5 @@ export async function waitFor<T>(check: () => T | Promise<T>, ms = 3000, step = 
     await new Promise((r) => setTimeout(r, step));
   }
 }
+
+export { Fake, Graph, type Answer, type Hit } from './stand-ins';

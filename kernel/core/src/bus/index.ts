@@ -1,8 +1,8 @@
 import type { Bus } from '@atendo/sdk';
-import { InProcessBus, type BusLogger } from './in-process';
+import { InProcessBroker, InProcessBus, type BusLogger, type DeadLetter } from './in-process';
 import { RabbitMqBus } from './rabbitmq';
 
-export { InProcessBus, InProcessBroker, BUS_DEFAULTS, type BusLogger } from './in-process';
+export { InProcessBus, InProcessBroker, BUS_DEFAULTS, BUS_MAX_QUEUE_LENGTH, type BusLogger, type DeadLetter } from './in-process';
 export { RabbitMqBus, DEAD_LETTER_EXCHANGE, type RabbitMqBusOptions } from './rabbitmq';
 
 /**
@@ -12,9 +12,12 @@ export { RabbitMqBus, DEAD_LETTER_EXCHANGE, type RabbitMqBusOptions } from './ra
  *   URL fails at startup). Later connection losses are recovered automatically.
  * - otherwise: an `InProcessBus` (single process, in memory, nothing persisted).
  * `exchange` is the RabbitMQ topic exchange (default `atendo.events`; ignored by the in-process bus).
- * `logger` is an optional pino-like logger (a Fastify/pino logger fits).
+ * `logger` is an optional pino-like logger (a Fastify/pino logger fits). In-process only: `maxQueueLength`
+ * bounds every queue (BUS_MAX_QUEUE_LENGTH), `deadLetterSink` keeps dead letters beyond the process.
  */
-export async function createBus(opts: { amqpUrl?: string; exchange?: string; logger?: BusLogger } = {}): Promise<Bus> {
+export async function createBus(
+  opts: { amqpUrl?: string; exchange?: string; logger?: BusLogger; maxQueueLength?: number; deadLetterSink?: (letter: DeadLetter) => Promise<void> } = {},
+): Promise<Bus> {
   if (opts.amqpUrl) {
     // Queues of a non-default exchange are namespaced by it, so installations sharing a broker stay apart.
     const exchange = opts.exchange ?? 'atendo.events';
@@ -23,5 +26,5 @@ export async function createBus(opts: { amqpUrl?: string; exchange?: string; log
     await bus.connect();
     return bus;
   }
-  return new InProcessBus({ logger: opts.logger });
+  return new InProcessBus({ logger: opts.logger, broker: new InProcessBroker({ maxQueueLength: opts.maxQueueLength }), deadLetterSink: opts.deadLetterSink, privateBroker: true });
 }

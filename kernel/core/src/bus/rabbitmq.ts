@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as amqp from 'amqplib';
 import {
+  isOutage,
   PermanentError,
   type Bus,
   type BusHandler,
@@ -8,8 +9,11 @@ import {
   type PublishOptions,
   type SubscribeOptions,
   type Subscription,
+  type TopicLike,
+  type TopicPattern,
+  topicNames,
 } from '@atendo/sdk';
-import { encodePayload, resolveSubscribeOptions, type BusLogger, type ResolvedSubscribeOptions } from './in-process';
+import { encodePayload, outageDelay, outageLog, resolveSubscribeOptions, type BusLogger, type ResolvedSubscribeOptions } from './in-process';
 
 /** Options of `RabbitMqBus`. */
 export interface RabbitMqBusOptions {
@@ -19,7 +23,7 @@ export interface RabbitMqBusOptions {
   exchange?: string;
   /** Optional pino-like logger (connection loss, reconnects, retries, dead letters). */
   logger?: BusLogger;
-  /** Exponential reconnect backoff: first delay and cap, in milliseconds (defaults 250 and 30000). */
+  /** Exponential reconnect backoff: first delay and cap, in milliseconds (defaults 250 and 5000). */
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
   /** How long `publish` (and `subscribe`, `deadLetters`) wait for a connection while disconnected, in ms (default 10000). */
   connectWaitMs?: number;
@@ -37,7 +41,9 @@ export const DEAD_LETTER_EXCHANGE = 'atendo.dlx';
 const H_TOPIC = 'x-topic';
 const H_PUBLISHED_AT = 'x-published-at';
 const H_ATTEMPT = 'x-attempt';
-const RESERVED_HEADERS = new Set([H_TOPIC, H_PUBLISHED_AT, H_ATTEMPT, 'x-death']);
+/** Tries that failed on an outage (`isOutage`): retried with backoff, not counted as attempts. */
+const H_OUTAGES = 'x-outages';
+const RESERVED_HEADERS = new Set([H_TOPIC, H_PUBLISHED_AT, H_ATTEMPT, H_OUTAGES, 'x-death']);
 const BROKER_HEADER_PREFIXES = ['x-first-death-', 'x-last-death-'];
 
 interface RabbitSub {
@@ -112,7 +118,7 @@ export class RabbitMqBus implements Bus {
     this.queuePrefix = opts.queuePrefix ?? '';
     this.logger = opts.logger;
     this.initialDelayMs = Math.max(1, opts.reconnect?.initialDelayMs ?? 250);
-    this.maxDelayMs = Math.max(this.initialDelayMs, opts.reconnect?.maxDelayMs ?? 30_000);
+    this.maxDelayMs = Math.max(this.initialDelayMs, opts.reconnect?.maxDelayMs ?? 5_000);
     this.connectWaitMs = opts.connectWaitMs ?? 10_000;
   }
 
@@ -140,8 +146,9 @@ export class RabbitMqBus implements Bus {
    * broker's confirm. While disconnected it waits up to `connectWaitMs`; rejects after `close()`, on a
    * broker nack, on timeout, or when the payload is not JSON-serialisable.
    */
-  async publish<T>(topic: string, payload: T, opts: PublishOptions = {}): Promise<void> {
+  async publish<T>(topicArg: TopicLike<T>, payload: T, opts: PublishOptions = {}): Promise<void> {
     if (this.closed) throw new Error('bus is closed');
+    const topic = typeof topicArg === 'string' ? topicArg : topicArg?.name;
     if (typeof topic !== 'string' || topic.length === 0) throw new TypeError('bus.publish: topic is required');
     const content = Buffer.from(encodePayload(payload), 'utf8');
     const now = new Date();
@@ -161,9 +168,9 @@ export class RabbitMqBus implements Bus {
    * within `connectWaitMs`, or when the broker refuses the declaration (e.g. a queue with other arguments).
    * The subscription survives reconnects.
    */
-  async subscribe<T>(pattern: string | string[], handler: BusHandler<T>, opts: SubscribeOptions): Promise<Subscription> {
+  async subscribe<T>(topic: TopicPattern<T>, handler: BusHandler<T>, opts: SubscribeOptions): Promise<Subscription> {
     if (this.closed) throw new Error('bus is closed');
-    const resolved = resolveSubscribeOptions(pattern, opts);
+    const resolved = resolveSubscribeOptions(topicNames(topic), opts);
     const sub: RabbitSub = {
       opts: resolved,
       handler: handler as BusHandler<unknown>,
@@ -201,6 +208,50 @@ export class RabbitMqBus implements Bus {
       }
     }
     return { unsubscribe: () => this.stopSub(sub) };
+  }
+
+  /**
+   * Readiness probe (GET /ready): true when connected and the broker answers a passive check of the
+   * exchange within `timeoutMs` (on a throw-away channel, so a failure never disturbs publishing).
+   */
+  async probe(timeoutMs: number): Promise<boolean> {
+    if (!this.isReady() || !this.model) return false;
+    const model = this.model;
+    const check = (async () => {
+      const ch = await model.createChannel();
+      ch.on('error', () => {});
+      try {
+        await ch.checkExchange(this.exchange);
+        return true;
+      } finally {
+        await ch.close().catch(() => {});
+      }
+    })();
+    return withDeadline(check, timeoutMs).catch(() => false);
+  }
+
+  /**
+   * Messages waiting in each named queue this node consumes (ready, not yet delivered), by queue name
+   * without the exchange prefix: the broker's count from a passive declare, within `timeoutMs` in total.
+   * Broadcast queues are left out. Empty when not connected.
+   */
+  async queueDepths(timeoutMs: number): Promise<Record<string, number>> {
+    if (!this.isReady() || !this.model) return {};
+    const names = [...new Set([...this.subs].filter((s) => s.active && !s.opts.broadcast && s.opts.queue).map((s) => s.opts.queue!))];
+    if (names.length === 0) return {};
+    const model = this.model;
+    const work = (async () => {
+      const ch = await model.createChannel();
+      ch.on('error', () => {});
+      const out: Record<string, number> = {};
+      try {
+        for (const name of names) out[name] = (await ch.checkQueue(this.queuePrefix + name)).messageCount;
+      } finally {
+        await ch.close().catch(() => {});
+      }
+      return out;
+    })();
+    return withDeadline(work, timeoutMs).catch(() => ({}));
   }
 
   /**
@@ -538,18 +589,25 @@ export class RabbitMqBus implements Bus {
       this.settle(ch, msg, 'dead');
       return;
     }
+    const outages = Number((msg.properties.headers ?? {})[H_OUTAGES]) || 0;
+    let outage = false;
+    let delay = sub.opts.retryDelayMs;
     try {
       await sub.handler(message);
       this.settle(ch, msg, 'ack');
       return;
     } catch (err) {
       const log = { err, queue: sub.opts.queue, topic: message.topic, id: message.id, attempt: message.attempt };
-      if (err instanceof PermanentError || message.attempt > sub.opts.maxRetries) {
+      outage = !(err instanceof PermanentError) && isOutage(err);
+      if (!outage && (err instanceof PermanentError || message.attempt > sub.opts.maxRetries)) {
         this.logger?.error(log, sub.opts.broadcast ? 'bus: broadcast message failed, dropped' : 'bus: message dead-lettered');
         this.settle(ch, msg, 'dead');
         return;
       }
-      this.logger?.warn(log, 'bus: handler failed, will retry');
+      if (outage) {
+        delay = outageDelay(sub.opts.retryDelayMs, outages + 1);
+        outageLog(this.logger, log, delay);
+      } else this.logger?.warn(log, 'bus: handler failed, will retry');
     }
     await new Promise<void>((resolve) => {
       const retry = {
@@ -559,12 +617,12 @@ export class RabbitMqBus implements Bus {
           resolve();
         },
       };
-      const timer = setTimeout(retry.fire, sub.opts.retryDelayMs);
+      const timer = setTimeout(retry.fire, delay);
       sub.retries.add(retry);
     });
     // If the consumer channel died meanwhile the broker already requeued the original.
     if (this.deadChannels.has(ch)) return;
-    const headers = { ...(msg.properties.headers ?? {}), [H_ATTEMPT]: message.attempt + 1 };
+    const headers = outage ? { ...(msg.properties.headers ?? {}), [H_OUTAGES]: outages + 1 } : { ...(msg.properties.headers ?? {}), [H_ATTEMPT]: message.attempt + 1 };
     const props: amqp.Options.Publish = {
       persistent: true,
       contentType: msg.properties.contentType ?? 'application/json',
@@ -647,4 +705,13 @@ function decodeMessage(msg: amqp.Message, lenient: boolean): BusMessage {
         : new Date(typeof ts === 'number' ? ts * 1000 : Date.now()).toISOString(),
     attempt: Number.isInteger(attempt) && attempt >= 1 ? attempt : 1,
   };
+}
+
+/** `promise`, or a rejection after `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -28,6 +28,8 @@ export const COMPANY_SETTING_DEFAULTS: Record<string, string> = {
   campaignsEnabled: 'false',
   transferMessage: '',
   greetingAcceptedMessage: '',
+  /** IANA time zone of the company's opening hours and of the bot's clock variables. */
+  timeZone: 'America/Sao_Paulo',
 };
 
 /** Allowed values of enumerated company settings; keys not listed take any string up to 5,000 chars. */
@@ -40,6 +42,7 @@ export const COMPANY_SETTING_VALUES: Record<string, string[]> = {
   lgpdMessage: [],
   transferMessage: [],
   greetingAcceptedMessage: [],
+  timeZone: [],
 };
 for (const [k, v] of Object.entries(COMPANY_SETTING_DEFAULTS)) {
   if (!(k in COMPANY_SETTING_VALUES) && (v === 'enabled' || v === 'disabled')) COMPANY_SETTING_VALUES[k] = ['enabled', 'disabled'];

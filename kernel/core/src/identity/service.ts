@@ -131,6 +131,13 @@ export class Identity implements IdentityService {
     return row?.value ?? COMPANY_SETTING_DEFAULTS[key] ?? '';
   }
 
+  async getCompanySettings(companyId: number): Promise<Record<string, string>> {
+    const rows: { key: string; value: string }[] = await this.db('companySettings').where({ companyId }).select('key', 'value');
+    const out: Record<string, string> = { ...COMPANY_SETTING_DEFAULTS };
+    for (const r of rows) out[r.key] = r.value;
+    return out;
+  }
+
   /** All company settings as the wire's single-row object `{id, companyId, <key>: value, ...}`. */
   async companySettingsObject(companyId: number): Promise<Record<string, unknown>> {
     const rows: { key: string; value: string; updatedAt: Date }[] = await this.db('companySettings').where({ companyId });

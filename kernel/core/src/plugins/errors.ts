@@ -1,9 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CATALOGUE, isErrorCode, type ErrorBody, type ErrorCode } from '@atendo/sdk';
+import { AppError, errorCatalogue, isErrorCode, type ErrorBody, type ErrorCode } from '@atendo/sdk';
 
 /** Builds the catalogue error body. */
 export function errorBody(code: ErrorCode, message?: string, extra?: Record<string, unknown>): ErrorBody {
-  return { ...(extra ?? {}), error: code, message: message ?? ERROR_CATALOGUE[code].message };
+  return { ...(extra ?? {}), error: code, message: message ?? catalogueEntry(code).message };
+}
+
+function catalogueEntry(code: ErrorCode): { status: number; message: string } {
+  return errorCatalogue()[code] ?? { status: 500, message: code };
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -29,7 +33,7 @@ export function toErrorReply(err: FastifyError | AppError | Error): { status: nu
   if (fe.validation) return { status: 400, body: errorBody('ERR_VALIDATION', fe.message), log: false };
   if (fe.code && FASTIFY_CODES[fe.code]) {
     const code = FASTIFY_CODES[fe.code];
-    return { status: ERROR_CATALOGUE[code].status, body: errorBody(code, fe.message), log: false };
+    return { status: catalogueEntry(code).status, body: errorBody(code, fe.message), log: false };
   }
   if (fe.statusCode === 429) return { status: 429, body: errorBody('ERR_TOO_MANY_REQUESTS'), log: false };
   // Postgres: invalid text representation / out of range / value too long on user input -> 400.

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import type { AudienceResolver, AuthUser, Bus, EmitOptions, Realtime, RealtimeObserver, Subscription } from '@atendo/sdk';
-import { verifyAccess } from './auth';
+import { AppError, maskNumbersDeep, masksNumbersFor, type AudienceResolver, type AuthUser, type Bus, type EmitOptions, type Realtime, type RealtimeObserver, type Subscription } from '@atendo/sdk';
+import { REPLAY_WINDOW_MS, ReplayAdapter } from './replay-adapter';
+
+/**
+ * Sent to a socket once it is connected afresh (not recovered): it carries no payload; its only use is the
+ * replay offset socket.io appends, so that a client that drops before any other event can still recover.
+ */
+export const OFFSET_EVENT = 'realtime:offset';
+import type { SessionGuard } from '../auth/session-guard';
+import { SocketSessions, type CookieSession } from './socket-sessions';
+import type { LgpdPolicy } from './lgpd';
 
 const TOPIC = 'realtime.emit';
 /** At most this many emits travel in one bus message. */
@@ -72,13 +81,18 @@ export const rooms = {
   user: (cid: number, uid: number) => `c:${cid}:u:${uid}`,
   named: (cid: number, name: string) => `c:${cid}:r:${name}`,
   audience: (cid: number, name: string) => `c:${cid}:a:${name}`,
+  /** Sockets that receive contact numbers in full, and those that get them masked (lgpdHideNumber): each socket is in exactly one. */
+  numbersFull: (cid: number) => `c:${cid}:n:full`,
+  numbersMasked: (cid: number) => `c:${cid}:n:masked`,
   all: 'all',
 };
 
 /**
  * socket.io on the kernel's HTTP server. A socket must present a valid access token in
- * `handshake.auth.token` (or `Authorization: Bearer` / `?token=` for older clients); otherwise the
- * connection is refused with `connect_error` "ERR_SESSION_EXPIRED" or "ERR_INVALID_TOKEN". It then
+ * `handshake.auth.token` (or `Authorization: Bearer` / `?token=` for older clients), or, with no token at
+ * all, the browser's session cookie (`sessionAuth`: clients of the product family connect with only
+ * `query: {companyId, userId}`, which is never trusted); otherwise the connection is refused with
+ * `connect_error` "ERR_SESSION_EXPIRED" or "ERR_INVALID_TOKEN". It then
  * joins its company's room and its user's room only. Client emits `joinChatBox(ticketId)`,
  * `joinTickets(status)` and `joinNotification()` join rooms inside its own company; `leave*` leave them.
  *
@@ -96,30 +110,64 @@ export class RealtimeHub implements Realtime {
   private readonly node = randomUUID();
   /** Emits of the current event-loop turn, published together on the next turn. */
   private pending: EmitEnvelope[] = [];
+  private readonly localFanout: boolean;
+  /** Expiry, renewal and revocation of each socket's session. */
+  private readonly sessions: SocketSessions;
+  private readonly lgpd?: LgpdPolicy;
 
   constructor(
     private readonly app: FastifyInstance,
     private readonly bus: Bus,
-    opts: { origins: string[]; onPresence?: (user: AuthUser, online: boolean) => void },
+    opts: {
+      origins: string[];
+      onPresence?: (user: AuthUser, online: boolean) => void;
+      /**
+       * Authenticates a handshake that carries no access token by the browser's session: the raw `Cookie`
+       * header in, the signed-in user out (undefined: no valid session). Clients of the product family open
+       * socket.io with only `query: {companyId, userId}`; those ids are never trusted.
+       */
+      sessionAuth?: (cookieHeader: string) => Promise<CookieSession | undefined>;
+      /**
+       * This node is the only one (the bus is in-process with a broker of its own): emits are delivered to
+       * the local sockets directly, without a round trip through the bus (no JSON encoding and parsing of
+       * every event batch).
+       */
+      localFanout?: boolean;
+      /** The live-session check every handshake passes and every session change re-runs (SocketSessions). */
+      guard: SessionGuard;
+      /** The LGPD number mask: events reach viewers who are not admins with contact numbers masked. */
+      lgpd?: LgpdPolicy;
+    },
   ) {
+    this.localFanout = opts.localFanout === true;
+    this.lgpd = opts.lgpd;
     this.io = new Server(app.server, {
       cors: { origin: opts.origins, credentials: true },
       pingInterval: 18000,
       pingTimeout: 18000,
       serveClient: false,
       maxHttpBufferSize: 1e5,
+      // A client that drops and reconnects to this node within the window gets the events it missed (see
+      // ReplayAdapter); the middlewares (authentication, audiences) run again first.
+      connectionStateRecovery: { maxDisconnectionDuration: REPLAY_WINDOW_MS, skipMiddlewares: false },
+      adapter: ReplayAdapter as never,
     });
+    this.sessions = new SocketSessions(app, this.io, opts.guard, (socket) => this.joinAudiences(socket));
     this.io.use((socket, next) => {
       const hs = socket.handshake;
       const raw = (hs.auth?.token as string | undefined) ?? (typeof hs.query.token === 'string' ? hs.query.token : undefined);
       const header = raw ? `Bearer ${raw}` : hs.headers.authorization;
-      verifyAccess(app, header).then(
-        (user) => {
+      const cookie = hs.headers.cookie;
+      const sessionAuth = opts.sessionAuth;
+      const byCookie = !header && cookie && sessionAuth ? () => sessionAuth(cookie) : undefined;
+      this.sessions.authenticate(header, byCookie).then(
+        ({ user, session }) => {
           socket.data.user = user;
+          socket.data.session = session;
           // Audiences are joined before `connect` reaches the client, so no event is missed.
           this.joinAudiences(socket).then(() => next(), () => next());
         },
-        (err: { code?: string }) => next(new Error(err.code ?? 'ERR_INVALID_TOKEN')),
+        (err: { code?: string }) => next(new Error(err instanceof AppError ? err.code : 'ERR_INVALID_TOKEN')),
       );
     });
     // Frames that engine.io buffered while a websocket was busy leave in one write when it drains.
@@ -130,6 +178,18 @@ export class RealtimeHub implements Realtime {
     this.io.on('connection', (socket: Socket) => {
       const user = socket.data.user as AuthUser;
       void socket.join([rooms.company(user.companyId), rooms.user(user.companyId, user.id), rooms.all]);
+      this.sessions.attach(socket);
+      if (socket.recovered) {
+        // Authenticated again (middlewares above): replay what it missed, for the rooms it has now.
+        const missed = (this.io.of('/').adapter as unknown as ReplayAdapter).takeMissed(socket.id, socket.rooms);
+        if (!missed) {
+          // The events it needs are gone: end the connection, the client reconnects afresh and reloads.
+          socket.conn.close();
+          return;
+        }
+        const client = socket.client as unknown as { writeToEngine(encoded: unknown, opts: object): void };
+        for (const encoded of missed) client.writeToEngine(encoded, {});
+      } else socket.emit(OFFSET_EVENT);
       const joinNamed = (name: unknown) => {
         if ((typeof name === 'string' || typeof name === 'number') && String(name).length <= 64) void socket.join(rooms.named(user.companyId, String(name)));
       };
@@ -151,9 +211,9 @@ export class RealtimeHub implements Realtime {
     });
   }
 
-  /** Starts consuming the bus fan-out. */
+  /** Starts consuming the bus fan-out (not needed with local fan-out). */
   async start(): Promise<void> {
-    this.sub = await this.bus.subscribe<EmitBatch | EmitEnvelope>(
+    if (!this.localFanout) this.sub = await this.bus.subscribe<EmitBatch | EmitEnvelope>(
       TOPIC,
       (m) => {
         const p = m.payload;
@@ -191,6 +251,11 @@ export class RealtimeHub implements Realtime {
         this.app.log.error({ err }, 'audience resolver failed');
       }
     }
+    // Numbers in full or masked (lgpdHideNumber), by the user's profile as it is now.
+    const masked = masksNumbersFor(user);
+    wanted.add(masked ? rooms.numbersMasked(user.companyId) : rooms.numbersFull(user.companyId));
+    void socket.leave(masked ? rooms.numbersFull(user.companyId) : rooms.numbersMasked(user.companyId));
+    if (masked && this.lgpd) this.lgpd.known(user.companyId); // warm the company's setting
     const prefix = rooms.audience(user.companyId, '');
     for (const room of socket.rooms) if (room.startsWith(prefix) && !wanted.has(room)) void socket.leave(room);
     if (wanted.size) void socket.join([...wanted]);
@@ -248,11 +313,19 @@ export class RealtimeHub implements Realtime {
     else if (e.audiences !== undefined) {
       if (!e.audiences.length) return;
       const cid = e.companyId;
-      this.io.to(e.audiences.map((a) => rooms.audience(cid, a))).emit(e.event, e.payload);
-      return;
+      target = e.audiences.map((a) => rooms.audience(cid, a));
     } else if (e.userId !== undefined) target = rooms.user(e.companyId, e.userId);
     else if (e.room !== undefined) target = rooms.named(e.companyId, e.room);
     else target = rooms.company(e.companyId);
+    if (e.companyId !== null && this.lgpd && this.lgpd.known(e.companyId) !== false) {
+      // lgpdHideNumber (or not known yet): viewers who are not admins get the masked copy, the others the event as it is.
+      const masked = maskNumbersDeep(e.payload);
+      if (masked !== e.payload) {
+        this.io.to(target).except(rooms.numbersMasked(e.companyId)).emit(e.event, e.payload);
+        this.io.to(target).except(rooms.numbersFull(e.companyId)).emit(e.event, masked);
+        return;
+      }
+    }
     this.io.to(target).emit(e.event, e.payload);
   }
 
@@ -271,11 +344,26 @@ export class RealtimeHub implements Realtime {
     else if (this.pending.length >= MAX_EMITS_PER_MESSAGE) this.flush();
   }
 
-  /** Publishes the emits gathered since the last flush as one bus message. */
+  /** Publishes the emits gathered since the last flush as one bus message (or delivers them here, with local fan-out). */
   private flush(): void {
     const emits = this.pending;
     if (!emits.length) return;
     this.pending = [];
+    if (this.localFanout) {
+      const corked = emits.length > 1 ? this.corkSockets() : [];
+      try {
+        for (const e of emits) {
+          try {
+            this.deliver(e, false);
+          } catch (err) {
+            this.app.log.error({ err, event: e.event }, 'realtime delivery failed');
+          }
+        }
+      } finally {
+        for (const c of corked) c.uncork();
+      }
+      return;
+    }
     this.bus.publish<EmitBatch>(TOPIC, { node: this.node, emits }).catch((err) => this.app.log.error({ err, events: emits.length, first: emits[0].event }, 'realtime publish failed'));
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, Type, type Static } from '@atendo/sdk';
-import { signAccess, verifyAccess } from '../plugins/auth';
+import { AppError, defineJob, Type, type Static, type PluginApp } from '@atendo/sdk';
+import { signAccess, verifyToken } from '../plugins/auth';
 import { hashPassword, verifyPassword } from '../identity/service';
 import { PLATFORM_COMPANY_ID } from '../identity/defaults';
 import { sessionUser } from './serialize';
@@ -21,8 +21,11 @@ const SignupBody = Type.Object({
 });
 const AuthAnswer = Type.Object({ token: Type.String(), user: Type.Object({}, { additionalProperties: true }) });
 
-/** Minutes a client is locked out after LOGIN_RATE_LIMIT failed logins for one (ip, e-mail). */
+/** Milliseconds a client is locked out after LOGIN_RATE_LIMIT failed logins for one (ip, e-mail). */
 const LOCK_WINDOW_MS = 60_000;
+
+/** Deletes the `rate_limits` rows whose window ended (every minute, once across nodes). */
+export const RateLimitsSweep = defineJob('kernel.rate-limits-sweep');
 
 /** Working-hours check in the platform's time zone: `HH:mm` now within [startWork, endWork]. */
 export function withinWorkHours(startWork: string | null, endWork: string | null, now = new Date(), timeZone = process.env.TZ_BUSINESS ?? 'America/Sao_Paulo'): boolean {
@@ -38,19 +41,22 @@ export function withinWorkHours(startWork: string | null, endWork: string | null
  *   429 ERR_TOO_MANY_REQUESTS after LOGIN_RATE_LIMIT failures a minute. Tells the user's other sessions on
  *   `company-{id}-auth`.
  * - `POST /auth/refresh_token` (cookie) -> {token, user}; rotates the cookie; 401 ERR_SESSION_EXPIRED.
- * - `DELETE /auth/logout` -> 204; revokes the cookie's session and clears it.
+ * - `DELETE /auth/logout` -> 204; revokes the cookie's session (its whole family), or the bearer token's family
+ *   when no cookie comes, and clears the cookie; the access tokens issued from it stop working at once
+ *   (SessionGuard), and its sockets (token or cookie authenticated) are disconnected.
  * - `GET /auth/me` (bearer) -> {id, name, email, profile, super, companyId}.
- * - `POST /auth/signup` -> the new company; creates a company on a public plan and its first admin.
+ * - `POST /auth/signup` -> the new company; creates a company on a public plan and its first admin. 409
+ *   ERR_SIGNUP_REFUSED when the e-mail or the company name is taken (one code: no account enumeration); 429
+ *   after SIGNUP_RATE_LIMIT sign-ups an hour from the client address (all nodes).
  */
-export async function authRoutes(app: FastifyInstance, deps: CoreDeps): Promise<void> {
-  const { db, identity, sessions, config } = deps;
-  const failures = new Map<string, { count: number; until: number }>();
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [k, v] of failures) if (v.until < now) failures.delete(k);
-  }, LOCK_WINDOW_MS);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+export async function authRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
+  const { db, identity, sessions, config, rateLimits } = deps;
+  // Failed logins and every route limit live in `rate_limits` (all nodes see the same counts); a recurring
+  // job drops ended windows.
+  deps.jobs.handle(RateLimitsSweep, async () => {
+    await rateLimits.sweep();
+  });
+  await deps.jobs.every(RateLimitsSweep, '* * * * *', {});
 
   const setCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(REFRESH_COOKIE, token, {
@@ -64,39 +70,39 @@ export async function authRoutes(app: FastifyInstance, deps: CoreDeps): Promise<
   const meta = (req: FastifyRequest) => ({ userAgent: req.headers['user-agent'], ip: req.ip });
 
   app.post('/auth/login', {
-    config: { role: 'public' },
+    // Every attempt counts against the client address (all e-mails together), failed ones also per e-mail.
+    config: { role: 'public', rateLimit: { max: config.LOGIN_IP_RATE_LIMIT, timeWindow: '1 minute' } },
     schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: LoginBody, response: { 200: AuthAnswer } },
   }, async (req, reply) => {
-    const body = req.body as Static<typeof LoginBody>;
+    const body = req.body;
     const email = body.email.trim().toLowerCase();
-    const key = `${req.ip}|${email}`;
-    const f = failures.get(key);
-    if (f && f.count >= config.LOGIN_RATE_LIMIT && f.until > Date.now()) {
-      void reply.header('retry-after', Math.ceil((f.until - Date.now()) / 1000));
+    const key = `login:${req.ip}|${email}`;
+    const f = await rateLimits.peek(key);
+    if (f.count >= config.LOGIN_RATE_LIMIT) {
+      void reply.header('retry-after', Math.max(1, Math.ceil(f.ttlMs / 1000)));
       throw new AppError('ERR_TOO_MANY_REQUESTS', 'Too many failed logins, try again in a minute');
     }
     const row = await db('users').whereRaw('lower(email) = ?', [email]).first();
     const ok = row ? await verifyPassword(row.passwordHash, body.password) : await verifyPassword(DUMMY_HASH, body.password);
     if (!row || !ok) {
-      const cur = failures.get(key);
-      const until = Date.now() + LOCK_WINDOW_MS;
-      failures.set(key, { count: (cur && cur.until > Date.now() ? cur.count : 0) + 1, until });
+      // One more failure in the window (a window that ended starts again at 1); the window slides.
+      await rateLimits.hit(key, LOCK_WINDOW_MS, { slide: true });
       throw new AppError('ERR_INVALID_CREDENTIALS');
     }
-    failures.delete(key);
+    if (f.count) await rateLimits.reset(key);
     const company = await identity.getCompany(row.companyId);
     if (!company || (!company.status && company.id !== PLATFORM_COMPANY_ID)) throw new AppError('ERR_COMPANY_INACTIVE');
     if (!row.super && !withinWorkHours(row.startWork, row.endWork)) throw new AppError('ERR_OUT_OF_HOURS');
 
-    const refresh = await sessions.create(db, row.id, row.companyId, meta(req));
+    const refresh = await sessions.open(db, row.id, row.companyId, meta(req));
     await db('companies').where({ id: row.companyId }).update({ lastLogin: db.fn.now() });
     await db('users').where({ id: row.id }).update({ online: true, lastSeenAt: db.fn.now() });
     row.online = true;
-    const token = signAccess(app, { id: row.id, companyId: row.companyId, profile: row.profile, super: row.super, name: row.name });
+    const token = signAccess(app, { id: row.id, companyId: row.companyId, profile: row.profile, super: row.super, name: row.name, tokenVersion: row.tokenVersion, sessionId: refresh.familyId });
     // The first session of this user learns that another computer signed in.
     deps.realtime.emitToCompany(row.companyId, `company-${row.companyId}-auth`, { action: 'update', user: { id: row.id, email: row.email, companyId: row.companyId } }, { userId: row.id });
-    setCookie(reply, refresh);
-    return { token, user: await sessionUser(identity, row) };
+    setCookie(reply, refresh.token);
+    return { token, user: await sessionUser(identity, row, deps.uploads) };
   });
 
   app.post('/auth/refresh_token', {
@@ -112,8 +118,8 @@ export async function authRoutes(app: FastifyInstance, deps: CoreDeps): Promise<
       throw new AppError('ERR_SESSION_EXPIRED');
     }
     setCookie(reply, rotated.token);
-    const token = signAccess(app, { id: row.id, companyId: row.companyId, profile: row.profile, super: row.super, name: row.name });
-    return { token, user: await sessionUser(identity, row) };
+    const token = signAccess(app, { id: row.id, companyId: row.companyId, profile: row.profile, super: row.super, name: row.name, tokenVersion: row.tokenVersion, sessionId: rotated.familyId });
+    return { token, user: await sessionUser(identity, row, deps.uploads) };
   });
 
   app.delete('/auth/logout', {
@@ -123,16 +129,21 @@ export async function authRoutes(app: FastifyInstance, deps: CoreDeps): Promise<
     const raw = req.cookies[REFRESH_COOKIE];
     if (raw && raw.length <= 200) await sessions.revoke(raw);
     try {
-      const user = await verifyAccess(app, req.headers.authorization);
+      // The session is revoked by now: only the token's signature says whose it was.
+      const user = verifyToken(app, req.headers.authorization);
+      // A logout that sends only its access token (no cookie) ends that token's session family too, so its
+      // tokens, cookie and sockets (token or cookie authenticated) end as with the cookie.
+      if (user.sid) await sessions.revokeFamily(user.sid, user.id);
       await db('users').where({ id: user.id, companyId: user.companyId }).update({ online: false });
     } catch {
       /* logging out with an expired access token is fine */
     }
     clearCookie(reply);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.get('/auth/me', {
+    config: { allowExpired: true },
     schema: {
       tags: ['auth'],
       summary: 'The caller',
@@ -145,25 +156,34 @@ export async function authRoutes(app: FastifyInstance, deps: CoreDeps): Promise<
   });
 
   app.post('/auth/signup', {
-    config: { role: 'public', rateLimit: { max: Number(process.env.SIGNUP_RATE_LIMIT ?? 10), timeWindow: '1 hour' } },
+    config: { role: 'public', rateLimit: { max: config.SIGNUP_RATE_LIMIT, timeWindow: '1 hour' } },
     schema: { tags: ['auth'], summary: 'Create a new company on a public plan with its first admin', body: SignupBody },
   }, async (req, reply) => {
     if (!config.SIGNUP_ENABLED) throw new AppError('ERR_SIGNUP_DISABLED');
-    const body = req.body as Static<typeof SignupBody>;
+    const body = req.body;
     const creation = await db('settings').where({ companyId: PLATFORM_COMPANY_ID, key: 'userCreation' }).first('value');
     if (creation?.value === 'disabled') throw new AppError('ERR_USER_CREATION_DISABLED');
     const plan = await db('plans').where({ id: body.planId, isPublic: true }).first('id');
     if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
     const passwordHash = await hashPassword(body.password);
+    // A taken e-mail and a taken company name get the same answer (ERR_SIGNUP_REFUSED), so sign-up does not
+    // tell which e-mails have accounts; both are checked every time (same work on either path).
     const company = await db.transaction(async (trx) => {
-      if (await trx('users').whereRaw('lower(email) = ?', [body.email.toLowerCase()]).first('id')) throw new AppError('ERR_DUPLICATED_EMAIL');
-      if (await trx('companies').whereRaw('lower(name) = ?', [body.companyName.trim().toLowerCase()]).first('id')) throw new AppError('ERR_DUPLICATED_NAME');
+      const [emailTaken, nameTaken] = await Promise.all([
+        trx('users').whereRaw('lower(email) = ?', [body.email.toLowerCase()]).first('id'),
+        trx('companies').whereRaw('lower(name) = ?', [body.companyName.trim().toLowerCase()]).first('id'),
+      ]);
+      if (emailTaken || nameTaken) throw new AppError('ERR_SIGNUP_REFUSED');
       const due = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
       const [c] = await trx('companies')
         .insert({ name: body.companyName.trim(), email: body.email.toLowerCase(), phone: body.phone ?? null, planId: plan.id, status: true, dueDate: due, recurrence: 'MONTHLY' })
         .returning('*');
       await trx('users').insert({ companyId: c.id, name: body.name.trim(), email: body.email.toLowerCase(), passwordHash, profile: 'admin' });
       return c;
+    }).catch((err: unknown) => {
+      // A concurrent sign-up took the e-mail or the name between the check and the insert.
+      if ((err as { code?: string }).code === '23505') throw new AppError('ERR_SIGNUP_REFUSED');
+      throw err;
     });
     deps.realtime.emitToCompany(PLATFORM_COMPANY_ID, `company-${PLATFORM_COMPANY_ID}-company`, { action: 'create', company });
     return reply.status(201).send(company);

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { AppError, BoolLike, ErrorResponse, IdParams, IntLike, ListQuery, page, Paginated, toBool, toInt, Type, type AuthUser, type Plan, type Static, type TSchema } from '@atendo/sdk';
+import { AppError, BoolLike, companyChanged, ErrorResponse, IdParams, IntLike, ListQuery, page, Paginated, toBool, toInt, Type, type AuthUser, type Plan, type Static, type PluginApp, iso, Nullable } from '@atendo/sdk';
 import { hashPassword } from '../identity/service';
 import { PLATFORM_COMPANY_ID, PLATFORM_DUE_DATE, RECURRENCE_MONTHS } from '../identity/defaults';
 import { planOut, PlanSchema } from './plans';
@@ -73,7 +72,6 @@ export function parseDueDate(value: string | null | undefined): string | null | 
 
 // ---------------------------------------------------------------- shapes
 
-const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
 const Str = Type.String();
 
 /** A company as the API answers it (wire-shapes §2 "Company") with its `plan` (or null). No secrets. */
@@ -98,24 +96,28 @@ export const CompanySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
+/** ISO string of a timestamp column, null kept. */
+const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
 
 /** A companies row as the API answers it: ISO timestamps, and company 1's due date always 2999-12-31. */
-export function companyOut(row: Record<string, unknown>, plan?: Plan | null): Record<string, unknown> {
+/** A company as the API answers it. */
+export type CompanyOut = Static<typeof CompanySchema>;
+
+export function companyOut(row: Record<string, unknown>, plan?: Plan | null): CompanyOut {
   const out: Record<string, unknown> = {
     ...row,
     dueDate: row.id === PLATFORM_COMPANY_ID ? PLATFORM_DUE_DATE : (row.dueDate ?? null),
-    lastLogin: iso(row.lastLogin),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    lastLogin: isoOrNull(row.lastLogin),
+    createdAt: isoOrNull(row.createdAt),
+    updatedAt: isoOrNull(row.updatedAt),
     schedules: Array.isArray(row.schedules) ? row.schedules : [],
   };
   if (plan !== undefined) out.plan = plan;
-  return out;
+  return out as CompanyOut;
 }
 
 /** Adds each company's `plan` (one query for all of them). */
-async function withPlans(db: Knex, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+async function withPlans(db: Knex, rows: Record<string, unknown>[]): Promise<CompanyOut[]> {
   const ids = [...new Set(rows.map((r) => r.planId).filter((v): v is number => typeof v === 'number'))];
   const plans = ids.length ? await db('plans').whereIn('id', ids) : [];
   const byId = new Map(plans.map((p: Record<string, unknown>) => [p.id as number, planOut(p)]));
@@ -125,10 +127,16 @@ async function withPlans(db: Knex, rows: Record<string, unknown>[]): Promise<Rec
 const TIME = '^$|^([01]\\d|2[0-3]):[0-5]\\d$';
 const WEEKDAYS_EN = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const TimeField = Type.Union([Type.String({ pattern: TIME, maxLength: 5 }), Type.Null()]);
-/** One opening-hours row of a company (the queue schedules' shape; spec 2-tickets.md "out of hours"). */
+/**
+ * One opening-hours row of a company. The settings screen sends one shift (`startTime`-`endTime`); the
+ * two-shift split of connections and queues (`startTimeA`-`endTimeA`, `startTimeB`-`endTimeB`) is accepted
+ * too. Times are `HH:mm` or `''`. The automation plugin reads them (setting `scheduleType` = `company`).
+ */
 export const ScheduleSchema = Type.Object({
   weekday: Type.String({ minLength: 1, maxLength: 30 }),
   weekdayEn: Type.Union(WEEKDAYS_EN.map((d) => Type.Literal(d))),
+  startTime: Type.Optional(TimeField),
+  endTime: Type.Optional(TimeField),
   startTimeA: Type.Optional(TimeField),
   endTimeA: Type.Optional(TimeField),
   startTimeB: Type.Optional(TimeField),
@@ -163,7 +171,7 @@ const UpdateCompanyBody = Type.Object({
   planId: Type.Optional(IntLike({ minimum: 1 })),
   ...companyFields,
 });
-type CompanyBody = Partial<Static<typeof CreateCompanyBody>> & { password?: string | null };
+type CompanyBody = Omit<Partial<Static<typeof CreateCompanyBody>>, 'password'> & { password?: string | null };
 
 /** Company columns from a create/update body, validated and normalised ('' -> null). */
 function companyValues(body: CompanyBody): Record<string, unknown> {
@@ -235,7 +243,8 @@ function assertOwnOrSuper(auth: AuthUser, id: number): void {
  * - `GET /companiesPlan/?searchParam&pageNumber` (super) -> `{companies, count, hasMore}`, 20 a page, by name;
  *   searchParam matches name or e-mail.
  * - `GET /companies/:id` (super, or an admin of that company) -> Company; 404 ERR_NO_COMPANY_FOUND.
- * - `GET /companies/listPlan/:id` (super, or any user of that company) -> Company with `plan`.
+ * - `GET /companies/listPlan/:id` (super, or any user of that company) -> Company with `plan`; also open to
+ *   a company past its due date (the open-invoices page reads it).
  * - `POST /companies` (super) {name, email, password, planId, phone?, document?, paymentMethod?, status?,
  *   dueDate?, recurrence?, campaignsEnabled?} -> 201 Company; creates the company and its first admin user
  *   (the form's e-mail and password) in one transaction. 409 ERR_DUPLICATED_NAME / ERR_DUPLICATED_EMAIL,
@@ -245,17 +254,22 @@ function assertOwnOrSuper(auth: AuthUser, id: number): void {
  *   deactivated nor given another due date: 400 ERR_COMPANY_NOT_DELETABLE.
  * - `DELETE /companies/:id` (super) -> 200 the deleted Company; its users and records cascade. Company 1:
  *   400 ERR_COMPANY_NOT_DELETABLE.
- * - `PUT /companies/:id/schedules` (super, or an admin of that company) {schedules} -> Company.
+ * - `PUT /companies/:id/schedules` (super, or an admin of that company) {schedules: [{weekday, weekdayEn,
+ *   startTime, endTime} | {weekday, weekdayEn, startTimeA, endTimeA, startTimeB, endTimeB}]} (at most one row
+ *   per weekday, 7 rows) -> Company; each row is stored in the shape it was sent.
  * - `POST /companies/:id/renew` (super) -> Company with `dueDate` advanced by its recurrence.
  * Other callers get 403 ERR_NO_PERMISSION. Every write publishes `company.changed` {companyId} on the bus;
  * nothing is pushed to sockets (the super admin's lists refresh over REST).
  */
-export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Promise<void> {
-  const { db, bus, identity, sessions } = deps;
+export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
+  const { db, bus, identity, sessions, guard } = deps;
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
   const changed = async (companyId: number) => {
     identity.invalidatePlans(companyId);
-    await bus.publish('company.changed', { companyId });
+    // This node's session guard forgets the company at once (a renewal lets its users in on the very next
+    // request); other nodes when company.changed reaches them (a RabbitMQ delivery is asynchronous).
+    guard.forgetCompany(companyId);
+    await bus.publish(companyChanged, { companyId });
   };
   const load = async (id: number) => {
     const row = await db('companies').where({ id }).first();
@@ -276,7 +290,7 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
       config: { role: 'super' },
       schema: { tags: ['companies'], summary: 'Companies with their plan, searched and paginated (20 a page)', querystring: ListQuery, response: { 200: Paginated('companies', CompanySchema), ...errors } },
     }, async (req) => {
-      const { searchParam, pageNumber } = req.query as ListQuery;
+      const { searchParam, pageNumber } = req.query;
       const p = page(pageNumber, COMPANIES_PAGE_SIZE);
       const base = db('companies');
       const term = searchParam?.trim().toLowerCase();
@@ -291,9 +305,11 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
   }
 
   app.get('/companies/listPlan/:id', {
+    // The open-invoices page shows the plan, amount and due date of an expired company.
+    config: { allowExpired: true },
     schema: { tags: ['companies'], summary: "A company with its plan (the caller's own, or any for super)", params: IdParams, response: { 200: CompanySchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     assertOwnOrSuper(req.auth, id);
     return load(id);
   });
@@ -302,7 +318,7 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
     config: { role: 'admin' },
     schema: { tags: ['companies'], summary: "One company (super, or an admin reading its own)", params: IdParams, response: { 200: CompanySchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     assertOwnOrSuper(req.auth, id);
     return load(id);
   });
@@ -311,7 +327,7 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
     config: { role: 'super' },
     schema: { tags: ['companies'], summary: 'Create a company and its first admin user', body: CreateCompanyBody, response: { 201: CompanySchema, ...errors } },
   }, async (req, reply) => {
-    const body = req.body as Static<typeof CreateCompanyBody>;
+    const body = req.body;
     const values = companyValues(body);
     const passwordHash = await hashPassword(body.password);
     let id: number;
@@ -336,8 +352,8 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
     config: { role: 'super' },
     schema: { tags: ['companies'], summary: 'Update a company (plan, status, due date, ...)', params: IdParams, body: UpdateCompanyBody, response: { 200: CompanySchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
-    const body = req.body as CompanyBody;
+    const { id } = req.params;
+    const body = req.body;
     const values = companyValues(body);
     if (id === PLATFORM_COMPANY_ID) {
       if (values.status === false) throw new AppError('ERR_COMPANY_NOT_DELETABLE', 'Company 1 cannot be deactivated');
@@ -378,9 +394,9 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
     config: { role: 'super' },
     schema: { tags: ['companies'], summary: 'Delete a company and everything it owns', params: IdParams, response: { 200: CompanySchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     if (id === PLATFORM_COMPANY_ID) throw new AppError('ERR_COMPANY_NOT_DELETABLE');
-    let deleted: Record<string, unknown>;
+    let deleted: CompanyOut;
     try {
       deleted = await db.transaction(async (trx) => {
         const row = await trx('companies').where({ id }).forUpdate().first();
@@ -406,18 +422,26 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
     config: { role: 'admin' },
     schema: { tags: ['companies'], summary: "Set the company's opening hours (super, or an admin of that company)", params: IdParams, body: SchedulesBody, response: { 200: CompanySchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     assertOwnOrSuper(req.auth, id);
-    const { schedules } = req.body as Static<typeof SchedulesBody>;
+    const { schedules } = req.body;
     if (new Set(schedules.map((s) => s.weekdayEn)).size !== schedules.length) throw new AppError('ERR_VALIDATION', 'one row per weekday');
-    const rows = schedules.map((s) => ({
-      weekday: s.weekday.trim(),
-      weekdayEn: s.weekdayEn,
-      startTimeA: s.startTimeA ?? '',
-      endTimeA: s.endTimeA ?? '',
-      startTimeB: s.startTimeB ?? '',
-      endTimeB: s.endTimeB ?? '',
-    }));
+    // Each row keeps the shape it was sent in (the screen reads back what it sent): one shift or two.
+    const rows = schedules.map((s) =>
+      s.startTime !== undefined || s.endTime !== undefined
+        ? { weekday: s.weekday.trim(), weekdayEn: s.weekdayEn, startTime: s.startTime ?? '', endTime: s.endTime ?? '' }
+        : {
+            weekday: s.weekday.trim(),
+            weekdayEn: s.weekdayEn,
+            startTimeA: s.startTimeA ?? '',
+            endTimeA: s.endTimeA ?? '',
+            startTimeB: s.startTimeB ?? '',
+            endTimeB: s.endTimeB ?? '',
+          },
+    );
+    for (const r of rows) {
+      if ('startTime' in r && !r.startTime !== !r.endTime) throw new AppError('ERR_VALIDATION', `${r.weekdayEn}: a shift needs both startTime and endTime`);
+    }
     const n = await db('companies').where({ id }).update({ schedules: JSON.stringify(rows), updatedAt: db.fn.now() });
     if (!n) throw new AppError('ERR_NO_COMPANY_FOUND');
     await changed(id);
@@ -428,7 +452,7 @@ export async function companiesRoutes(app: FastifyInstance, deps: CoreDeps): Pro
     config: { role: 'super' },
     schema: { tags: ['companies'], summary: 'Advance the due date by the recurrence (1, 2, 3, 6 or 12 months)', params: IdParams, response: { 200: CompanySchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     if (id === PLATFORM_COMPANY_ID) throw new AppError('ERR_COMPANY_NOT_DELETABLE', `Company 1 never expires: its due date is ${PLATFORM_DUE_DATE}`);
     await db.transaction(async (trx) => {
       const row = await trx('companies').where({ id }).forUpdate().first('id', 'dueDate', 'recurrence');

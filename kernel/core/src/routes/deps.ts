@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
-import type { Bus } from '@atendo/sdk';
+import type { Bus, Jobs } from '@atendo/sdk';
 import type { KernelConfig } from '../config';
 import type { Identity } from '../identity/service';
 import type { RealtimeHub } from '../plugins/realtime';
 import type { SessionStore } from '../auth/sessions';
+import type { UploadStore } from '../uploads';
+import type { RateLimits } from '../auth/rate-limit';
+import type { SessionGuard } from '../auth/session-guard';
 
 /** What the kernel's own route modules receive. */
 export interface CoreDeps {
@@ -13,5 +16,13 @@ export interface CoreDeps {
   identity: Identity;
   realtime: RealtimeHub;
   sessions: SessionStore;
+  /** The kernel's own durable jobs (names `kernel.*`). */
+  jobs: Jobs;
   version: string;
+  /** Client-keyed limits shared by every node (the failed-login lockout). */
+  rateLimits: RateLimits;
+  /** Live-session checks; `changed(...)` after a change that ends or alters sessions (see SessionGuard). */
+  guard: SessionGuard;
+  /** The upload store (profile pictures); absent in tests that build routes alone. */
+  uploads?: UploadStore;
 }

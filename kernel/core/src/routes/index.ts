@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@atendo/sdk';
 import { SessionStore } from '../auth/sessions';
 import type { CoreDeps } from './deps';
 import { healthRoutes } from './health';
@@ -10,8 +11,9 @@ import { usersRoutes } from './users';
 import { settingsRoutes } from './settings';
 
 /** Registers the kernel's own routes: health, version, auth, and the identity admin routes. */
-export async function registerCoreRoutes(app: FastifyInstance, base: Omit<CoreDeps, 'sessions'>): Promise<CoreDeps> {
-  const deps: CoreDeps = { ...base, sessions: new SessionStore(base.db, base.config.REFRESH_TOKEN_DAYS) };
+export async function registerCoreRoutes(root: FastifyInstance, base: Omit<CoreDeps, 'sessions'>): Promise<CoreDeps> {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const deps: CoreDeps = { ...base, sessions: new SessionStore(base.db, base.config.REFRESH_TOKEN_DAYS, base.guard) };
   await healthRoutes(app, deps);
   await authRoutes(app, deps);
   await passwordResetRoutes(app, deps);

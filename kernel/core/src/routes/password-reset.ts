@@ -1,7 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { AppError, PASSWORD_RESET_CODE_TOPIC, Type, type ErrorCode, type PasswordResetCodeEvent, type Static } from '@atendo/sdk';
+import { AppError, resetCodeIssued, Type, type ErrorCode, type PasswordResetCodeEvent, type Static, type PluginApp } from '@atendo/sdk';
 import { hashPassword } from '../identity/service';
 import {
   RESET_CODE_TTL_MS,
@@ -80,7 +79,7 @@ const fail = (j: Extract<Judgement, { ok: false }>): AppError =>
  *   again (same errors, same attempt counter), then in one transaction: new argon2id hash (5..50 characters,
  *   as `POST /users`), `tokenVersion` + 1, every refresh session of the user revoked, the code used up.
  */
-export async function passwordResetRoutes(app: FastifyInstance, deps: CoreDeps): Promise<void> {
+export async function passwordResetRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
   const { db, bus, config, sessions } = deps;
   // A key of its own (derived from the JWT secret) for code hashes.
   const secret = createHmac('sha256', config.jwtSecret).update('atendo:password-reset').digest('hex');
@@ -118,7 +117,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: CoreDeps):
       response: { 200: SendAnswer, 400: ErrorAnswer, 429: ErrorAnswer },
     },
   }, async (req) => {
-    const { wpp } = req.body as Static<typeof SendBody>;
+    const { wpp } = req.body;
     const digits = numberOf(wpp);
     const key = wppKey(digits);
     const id = randomUUID();
@@ -163,7 +162,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: CoreDeps):
       // Not awaited: waiting for the broker's confirm only on this path would make registered numbers answer
       // measurably slower. A failed publish gets the same answer anyway; the user can ask again.
       const userId = issued.user.id;
-      bus.publish(PASSWORD_RESET_CODE_TOPIC, event, { id: `${PASSWORD_RESET_CODE_TOPIC}:${id}` }).catch((err: unknown) => {
+      bus.publish(resetCodeIssued, event, { id: `${resetCodeIssued.name}:${id}` }).catch((err: unknown) => {
         req.log.error({ err, userId }, 'password reset: publishing the code failed');
       });
     }
@@ -182,8 +181,8 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: CoreDeps):
       response: { 200: VerifyAnswer, 400: ErrorAnswer, 429: ErrorAnswer },
     },
   }, async (req) => {
-    const { wpp } = req.params as Static<typeof VerifyParams>;
-    const { code, userId } = req.query as Static<typeof VerifyQuery>;
+    const { wpp } = req.params;
+    const { code, userId } = req.query;
     const key = wppKey(numberOf(wpp));
     const verdict = await db.transaction(async (trx) => {
       const row = await lockRow(trx, (q) => {
@@ -208,7 +207,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: CoreDeps):
       response: { 200: UpdateAnswer, 400: ErrorAnswer, 429: ErrorAnswer },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof UpdateBody>;
+    const body = req.body;
     const verdict = await db.transaction(async (trx) => {
       const row = await lockRow(trx, (q) => q.where({ id: body.userId.toLowerCase() }));
       const j = await judge(trx, row, body.code);

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { AppError, BoolLike, ErrorResponse, IdParams, IntLike, ListQuery, page, Paginated, PLAN_FEATURES, toBool, toInt, Type, type Plan, type PlanFeature, type Static } from '@atendo/sdk';
+import { AppError, BoolLike, ErrorResponse, IdParams, IntLike, ListQuery, page, Paginated, PLAN_FEATURES, planChanged, toBool, toInt, Type, type Plan, type PlanFeature, type Static, type PluginApp, iso } from '@atendo/sdk';
 import type { TBoolean, TOptional } from '@sinclair/typebox';
 import { toPlan } from '../identity/service';
 import type { CoreDeps } from './deps';
@@ -8,7 +7,6 @@ import type { CoreDeps } from './deps';
 /** Page size of `GET /plans`. */
 export const PLANS_PAGE_SIZE = 20;
 
-const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? ''));
 
 /** A plans row as the API answers it: `toPlan` (flags boolean, `amount` "99.90") with ISO timestamps. */
 export function planOut(row: Record<string, unknown>): Plan {
@@ -100,12 +98,12 @@ async function assertNameFree(trx: Knex.Transaction, name: string, exceptId?: nu
  * - `DELETE /plans/:id` (super) -> 200 the deleted Plan; 409 ERR_PLAN_IN_USE when a company uses it.
  * Every write publishes `plan.changed` on the bus so every node drops its cached plans.
  */
-export async function plansRoutes(app: FastifyInstance, deps: CoreDeps): Promise<void> {
+export async function plansRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
   const { db, bus, identity } = deps;
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
   const changed = async () => {
     identity.invalidatePlans();
-    await bus.publish('plan.changed', {});
+    await bus.publish(planChanged, {});
   };
 
   const publicList = async () => (await db('plans').where({ isPublic: true }).orderBy('name')).map(planOut);
@@ -125,7 +123,7 @@ export async function plansRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     config: { role: 'super' },
     schema: { tags: ['plans'], summary: 'Plans, searched by name and paginated (20 a page)', querystring: ListQuery, response: { 200: Paginated('plans', PlanSchema), ...errors } },
   }, async (req) => {
-    const { searchParam, pageNumber } = req.query as ListQuery;
+    const { searchParam, pageNumber } = req.query;
     const p = page(pageNumber, PLANS_PAGE_SIZE);
     const base = db('plans');
     const term = searchParam?.trim();
@@ -139,7 +137,7 @@ export async function plansRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     config: { role: 'super' },
     schema: { tags: ['plans'], summary: 'One plan', params: IdParams, response: { 200: PlanSchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const row = await db('plans').where({ id }).first();
     if (!row) throw new AppError('ERR_NO_PLAN_FOUND');
     return planOut(row);
@@ -149,7 +147,7 @@ export async function plansRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     config: { role: 'super' },
     schema: { tags: ['plans'], summary: 'Create a plan', body: CreatePlanBody, response: { 201: PlanSchema, ...errors } },
   }, async (req, reply) => {
-    const values = planValues(req.body as PlanBody);
+    const values = planValues(req.body);
     let row: Record<string, unknown>;
     try {
       row = await db.transaction(async (trx) => {
@@ -169,8 +167,8 @@ export async function plansRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     config: { role: 'super' },
     schema: { tags: ['plans'], summary: 'Update a plan', params: IdParams, body: UpdatePlanBody, response: { 200: PlanSchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
-    const values = planValues(req.body as PlanBody);
+    const { id } = req.params;
+    const values = planValues(req.body);
     let row: Record<string, unknown>;
     try {
       row = await db.transaction(async (trx) => {
@@ -192,7 +190,7 @@ export async function plansRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     config: { role: 'super' },
     schema: { tags: ['plans'], summary: 'Delete a plan no company uses', params: IdParams, response: { 200: PlanSchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     let row: Record<string, unknown>;
     try {
       row = await db.transaction(async (trx) => {

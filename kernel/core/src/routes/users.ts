@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { AppError, hasRole, IdParams, ListQuery, page, Type, type AuthUser, type PublicUser, type Static } from '@atendo/sdk';
-import { hashPassword, toPublicUser } from '../identity/service';
+import { AppError, hasRole, IdParams, ListQuery, page, Type, UPLOAD_TYPES, type AuthUser, type PublicUser, type Static, type PluginApp } from '@atendo/sdk';
+import { hashPassword, toPublicUser, verifyPassword } from '../identity/service';
 import { PLATFORM_COMPANY_ID } from '../identity/defaults';
 import type { CoreDeps } from './deps';
 
@@ -50,7 +49,12 @@ const UserFields = {
 const CreateUserBody = Type.Object({ ...UserFields, password: Type.String({ minLength: 5, maxLength: 50 }) });
 /** Every field optional; an empty or null `password` leaves the password unchanged. */
 const UpdateUserBody = Type.Partial(
-  Type.Object({ ...UserFields, password: Type.Unsafe<string | null>({ type: 'string', nullable: true, maxLength: 50, pattern: '^(.{5,}|)$' }) }),
+  Type.Object({
+    ...UserFields,
+    password: Type.Unsafe<string | null>({ type: 'string', nullable: true, maxLength: 50, pattern: '^(.{5,}|)$' }),
+    /** The caller's current password: required when a non-admin user changes its own password, checked when given. */
+    currentPassword: Type.String({ maxLength: 200 }),
+  }),
 );
 type CreateUserBody = Static<typeof CreateUserBody>;
 type UpdateUserBody = Static<typeof UpdateUserBody>;
@@ -99,6 +103,19 @@ const IgnoredCompanyQuery = Type.Object({
   companyId: Type.Optional(Type.String({ maxLength: 20 })),
 });
 
+/** Upload area of profile pictures: `company{id}/user/{profileImage}` (wire-shapes §0 "URL getters"). */
+export const PROFILE_AREA = 'user';
+/** Largest profile picture. */
+export const PROFILE_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * `user` with `profileImageUrl`: a signed URL of its picture (so an `<img>` loads it without a bearer
+ * header), or null. Old clients build the unsigned `/public/company{id}/user/{profileImage}` themselves.
+ */
+export function withPictureUrl<T extends { companyId: number; profileImage?: string | null }>(user: T, uploads: { url(companyId: number, path: string): string } | undefined): T & { profileImageUrl: string | null } {
+  return { ...user, profileImageUrl: user.profileImage && uploads ? uploads.url(user.companyId, `${PROFILE_AREA}/${user.profileImage}`) : null };
+}
+
 /** Fields only admins may change (spec user-modal:editProfile / editQueues). */
 const ADMIN_ONLY = ['profile', 'queueIds', 'allTicket', 'allowGroup', 'whatsappId', 'startWork', 'endWork', 'wpp'] as const;
 
@@ -113,7 +130,7 @@ const isUniqueEmail = (err: unknown) => (err as { code?: string; constraint?: st
  * User administration (spec 1-platform.md §6, 2-tickets.md §2 "Users", §7 "Users"; wire-shapes GET /users):
  * - `GET /users` and `GET /users/` (admin) `?searchParam&pageNumber` -> `{users, count, hasMore}`: the
  *   caller's company, 20 a page, newest first, searched on name and e-mail; each user decorated by the user
- *   extensions (`queues`).
+ *   extensions (`queues`; list-only keys such as the tickets plugin's `tickets`).
  * - `GET /users/list` (any signed-in user) -> `[{id, name, email, profile, online, queues?}]` of the
  *   caller's company, by name (transfer modals, filters).
  * - `GET /users/:id` (admin, or the user itself) -> user. Super users may read any company's user.
@@ -124,12 +141,17 @@ const isUniqueEmail = (err: unknown) => (err as { code?: string; constraint?: st
  * - `PUT /users/:id` (admin; or the user itself for name, email, password, farewellMessage, defaultTheme,
  *   defaultMenu, language) -> 200 user. 403 ERR_NO_PERMISSION when a non-admin changes an admin-only field.
  *   A new password is re-hashed, bumps `tokenVersion` and revokes every refresh session of the user.
+ *   Anyone (admins too) changing its own password must send `currentPassword` (400 ERR_WRONG_CURRENT_PASSWORD); it
+ *   is checked whenever it is sent.
+ * - `POST /users/:id/media-upload` (admin, or the user itself) multipart `profileImage` -> 200 user with its
+ *   new `profileImage` (stored as `user/{file}`; the previous file is removed). Every user answer carries
+ *   `profileImageUrl`, a signed URL of the picture (or null).
  * - `DELETE /users/:id` (admin) -> 200 `{message}`; 400 ERR_CANNOT_DELETE_SELF; 400 ERR_LAST_SUPER_USER.
  * Unknown ids and other companies' ids answer 404 ERR_NO_USER_FOUND (super users excepted). Only super
  * users may change or delete a super user. Events after commit on `company-{id}-user`:
  * `{action:'create'|'update', user}` and `{action:'delete', userId}`.
  */
-export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise<void> {
+export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
   const { db, identity, sessions, realtime } = deps;
 
   /** The users row `id` as the caller may address it: own company, or any company for super users. */
@@ -142,7 +164,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
   const present = async (row: UserRow | Record<string, unknown>): Promise<PublicUser> => {
     const user = toPublicUser(row);
     const [decorated] = await identity.decorate(user.companyId, [user]);
-    return decorated;
+    return withPictureUrl(decorated, deps.uploads);
   };
   const emit = (companyId: number, payload: unknown) => realtime.emitToCompany(companyId, `company-${companyId}-user`, payload);
   const emailTaken = async (trx: Knex.Transaction, email: string, exceptId?: number) => {
@@ -164,8 +186,8 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     for (const ext of identity.extensions) if (ext.save) await ext.save(trx, companyId, userId, body);
   };
 
-  const list = async (req: { auth: AuthUser; query: unknown }) => {
-    const { searchParam, pageNumber } = req.query as ListQuery;
+  const list = async (req: { auth: AuthUser; query: ListQuery }) => {
+    const { searchParam, pageNumber } = req.query;
     const { offset, limit, hasMore } = page(pageNumber, USERS_PAGE_SIZE);
     const base = db('users').where({ companyId: req.auth.companyId });
     const term = searchParam?.trim().toLowerCase();
@@ -175,7 +197,8 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     }
     const [{ n }] = await base.clone().count({ n: '*' });
     const rows = await base.orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(offset).limit(limit);
-    const users = await identity.decorate(req.auth.companyId, rows.map(toPublicUser));
+    const users = (await identity.decorate(req.auth.companyId, rows.map(toPublicUser))).map((u) => withPictureUrl(u, deps.uploads));
+    for (const ext of identity.extensions) if (ext.decorateList && users.length) await ext.decorateList(req.auth.companyId, users);
     return { users, count: Number(n), hasMore: hasMore(Number(n), users.length) };
   };
   const listSchema = {
@@ -200,7 +223,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
   app.get('/users/:id', {
     schema: { tags: ['users'], summary: 'One user', params: IdParams, response: { 200: UserSchema } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const row = await findTarget(req.auth, id);
     if (!row) throw new AppError('ERR_NO_USER_FOUND');
     if (row.id !== req.auth.id && !hasRole(req.auth, 'admin')) throw new AppError('ERR_NO_PERMISSION');
@@ -212,7 +235,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     schema: { tags: ['users'], summary: 'Create a user', body: CreateUserBody, response: { 200: UserSchema } },
   }, async (req) => {
     const auth = req.auth;
-    const body = req.body as CreateUserBody;
+    const body = req.body;
     if (!auth.super) {
       const creation = await db('settings').where({ companyId: PLATFORM_COMPANY_ID, key: 'userCreation' }).first('value');
       if (creation?.value === 'disabled') throw new AppError('ERR_USER_CREATION_DISABLED');
@@ -274,8 +297,8 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     schema: { tags: ['users'], summary: 'Update a user', params: IdParams, body: UpdateUserBody, response: { 200: UserSchema } },
   }, async (req) => {
     const auth = req.auth;
-    const { id } = req.params as IdParams;
-    const body = req.body as UpdateUserBody;
+    const { id } = req.params;
+    const body = req.body;
     const isAdmin = hasRole(auth, 'admin');
     const current = await findTarget(auth, id);
     if (!current) throw new AppError('ERR_NO_USER_FOUND');
@@ -321,6 +344,12 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     } else {
       Object.assign(patch, admin);
     }
+    // Changing one's own password takes the current one, whoever the caller is (a stolen access token alone
+    // cannot take the account over); an admin setting another user's password does not.
+    if (body.password && current.id === auth.id) {
+      const own = await db('users').where({ id: current.id }).first('passwordHash');
+      if (!body.currentPassword || !own || !(await verifyPassword(own.passwordHash, body.currentPassword))) throw new AppError('ERR_WRONG_CURRENT_PASSWORD');
+    }
     const passwordHash = body.password ? await hashPassword(body.password) : undefined;
 
     let row: UserRow;
@@ -349,8 +378,46 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     }
     const user = await present(row);
     emit(row.companyId, { action: 'update', user });
-    // Queue memberships or flags may have changed: the user's sockets re-join their audiences.
+    // Profile, super flag or password may have changed: tokens signed before are re-checked everywhere (and
+    // the user's sockets re-judged); queue memberships or flags too: its sockets re-join their audiences.
+    deps.guard.changed({ companyId: row.companyId, userId: row.id });
     realtime.refreshAudiences(row.companyId, row.id);
+    return user;
+  });
+
+  app.post('/users/:id/media-upload', {
+    schema: {
+      tags: ['users'],
+      summary: "The user's profile picture (multipart file `profileImage`; PNG, JPEG, WebP or GIF by content, at most 2 MiB)",
+      params: IdParams,
+      consumes: ['multipart/form-data'],
+      response: { 200: UserSchema },
+    },
+  }, async (req) => {
+    const auth = req.auth;
+    const { id } = req.params;
+    const current = await findTarget(auth, id);
+    if (!current) throw new AppError('ERR_NO_USER_FOUND');
+    if (current.id !== auth.id && !hasRole(auth, 'admin')) throw new AppError('ERR_NO_PERMISSION');
+    if (current.super && !auth.super && current.id !== auth.id) throw new AppError('ERR_NO_PERMISSION', 'Only super users may change a super user');
+    if (!deps.uploads) throw new AppError('ERR_INTERNAL');
+    if (!req.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with the file in "profileImage"');
+    let stored: Awaited<ReturnType<NonNullable<CoreDeps['uploads']>['save']>> | undefined;
+    for await (const part of req.parts()) {
+      if (part.type !== 'file') continue; // userId, typeArch of old clients
+      if (stored || part.fieldname !== 'profileImage') {
+        part.file.resume();
+        if (!stored) throw new AppError('ERR_VALIDATION', 'The picture goes in the multipart field "profileImage"');
+        continue;
+      }
+      stored = await deps.uploads.save(current.companyId, PROFILE_AREA, part, { allow: UPLOAD_TYPES.images, maxBytes: PROFILE_IMAGE_MAX_BYTES });
+    }
+    if (!stored) throw new AppError('ERR_VALIDATION', 'A picture file is required in "profileImage"');
+    const file = stored.path.slice(PROFILE_AREA.length + 1);
+    const [row] = await db('users').where({ id: current.id, companyId: current.companyId }).update({ profileImage: file, updatedAt: db.fn.now() }).returning('*');
+    if (current.profileImage && current.profileImage !== file) await deps.uploads.remove(current.companyId, `${PROFILE_AREA}/${current.profileImage}`);
+    const user = await present(row as UserRow);
+    emit(current.companyId, { action: 'update', user });
     return user;
   });
 
@@ -359,7 +426,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
     schema: { tags: ['users'], summary: 'Delete a user', params: IdParams, response: { 200: Type.Object({ message: Type.String() }) } },
   }, async (req) => {
     const auth = req.auth;
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const companyId = await db.transaction(async (trx) => {
       await lockSuperChanges(trx);
       const row = await findTarget(auth, id, trx, true);
@@ -369,7 +436,7 @@ export async function usersRoutes(app: FastifyInstance, deps: CoreDeps): Promise
         if (!auth.super) throw new AppError('ERR_NO_PERMISSION', 'Only super users may delete a super user');
         await assertOtherSuper(trx, row.id);
       }
-      await sessions.revokeUser(trx, row.id);
+      await sessions.revokeUser(trx, row.id, row.companyId);
       await trx('users').where({ id: row.id, companyId: row.companyId }).del();
       return row.companyId;
     });

@@ -1,0 +1,110 @@
+// `npm run build`: the production build.
+//
+// 1. Server code: every workspace package that is not a web bundle (kernel/*, plugins/*, channels/*) is
+//    transpiled file by file with esbuild to CommonJS JavaScript beside its sources:
+//    `<package>/src/**/*.ts` -> `<package>/dist/src/**/*.js` and `<package>/migrations/*.ts` ->
+//    `<package>/dist/migrations/*.js`, with sourcemaps. Relative paths between src/ and migrations/ stay
+//    as in the sources, so `join(__dirname, '..', 'migrations')` keeps working. The compiled kernel maps
+//    workspace imports to these files (kernel/core/src/runtime/compiled.ts). The web server
+//    (shell/serve.ts) goes to shell/dist-server/serve.js.
+// 2. The web UI: the shell and every area of shell/areas.json (rspack; what scripts/start.mjs builds when
+//    stale), unless --server-only.
+//
+// Type-checking is not part of the build (esbuild strips types; tsconfig has isolatedModules): it is
+// `npm run typecheck`, run by `npm test` and CI.
+//
+//   node scripts/build.mjs                 server code + web UI
+//   node scripts/build.mjs --server-only   server code only (a few seconds)
+//   node scripts/build.mjs --force         rebuild the web UI even when fresh
+import { build } from 'esbuild';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const say = (msg) => console.log(`[build] ${msg}`);
+
+/** Workspace package folders (relative), from package.json's workspace globs (`dir/*` or a folder). */
+export function workspaceDirs(root = ROOT) {
+  const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const dirs = [];
+  for (const w of workspaces) {
+    if (w.endsWith('/*')) {
+      const base = join(root, w.slice(0, -2));
+      if (!existsSync(base)) continue;
+      for (const name of readdirSync(base).sort()) if (existsSync(join(base, name, 'package.json'))) dirs.push(`${w.slice(0, -2)}/${name}`);
+    } else if (existsSync(join(root, w, 'package.json'))) dirs.push(w);
+  }
+  return dirs;
+}
+
+/** Server packages: workspace packages with TypeScript under src/ that are not rspack web bundles. */
+export function serverPackages(root = ROOT) {
+  return workspaceDirs(root).filter((d) => existsSync(join(root, d, 'src')) && !existsSync(join(root, d, 'rspack.config.mjs')) && !existsSync(join(root, d, 'rspack.config.js')) && !isWebLibrary(root, d));
+}
+
+/** Web-only libraries (React code shared by the areas, bundled by rspack, never run by Node). */
+function isWebLibrary(root, dir) {
+  const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+  const deps = { ...pkg.dependencies, ...pkg.peerDependencies };
+  return Boolean(deps.react || deps['react-dom']);
+}
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (name !== 'node_modules' && name !== 'dist' && name !== 'test' && name !== '__tests__') walk(p, out);
+    } else out.push(p);
+  }
+  return out;
+}
+
+const ESBUILD = { format: 'cjs', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
+
+/** Transpiles one server package into `<package>/dist`. Returns the number of files written. */
+async function buildPackage(dir) {
+  const abs = join(ROOT, dir);
+  const outdir = join(abs, 'dist');
+  rmSync(outdir, { recursive: true, force: true });
+  const files = [...walk(join(abs, 'src')), ...walk(join(abs, 'migrations'))];
+  const ts = files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts') && !/\.test\.tsx?$/.test(f));
+  if (ts.length) await build({ ...ESBUILD, entryPoints: ts, outdir, outbase: abs, bundle: false });
+  // Anything else under src/ or migrations/ (JSON, SQL, plain JS migrations) is copied as it is.
+  const other = files.filter((f) => !/\.tsx?$/.test(f));
+  for (const f of other) cpSync(f, join(outdir, relative(abs, f)));
+  return ts.length + other.length;
+}
+
+export async function buildServer() {
+  const t0 = Date.now();
+  let n = 0;
+  const pkgs = serverPackages();
+  for (const dir of pkgs) n += await buildPackage(dir);
+  // The web server: one file, its dependencies (fastify, @fastify/*) stay in node_modules.
+  rmSync(join(ROOT, 'shell/dist-server'), { recursive: true, force: true });
+  await build({ ...ESBUILD, entryPoints: [join(ROOT, 'shell/serve.ts')], outdir: join(ROOT, 'shell/dist-server'), bundle: false });
+  // The CommonJS helpers it requires beside it (e.g. area-manifests.cjs).
+  for (const name of readdirSync(join(ROOT, 'shell'))) if (name.endsWith('.cjs')) cpSync(join(ROOT, 'shell', name), join(ROOT, 'shell/dist-server', name));
+  say(`server: ${pkgs.length} packages, ${n + 1} files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+async function main() {
+  await buildServer();
+  if (args.has('--server-only')) return;
+  const { buildWeb } = await import('./start.mjs');
+  if (!buildWeb({ force: args.has('--force') })) {
+    say('the web UI could not be built (see above)');
+    process.exit(1);
+  }
+  say('web UI built');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

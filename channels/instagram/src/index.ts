@@ -11,7 +11,7 @@ export { sendInstagram, fetchInstagramProfile, INSTAGRAM_SEND } from './send';
  */
 export const instagramCapabilities: ChannelCapabilities = {
   contentTypes: ['text', 'image', 'audio', 'video', 'document'],
-  reactions: false,
+  reactions: true,
   edits: false,
   deletes: false,
   readReceipts: true,

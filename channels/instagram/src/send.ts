@@ -10,6 +10,7 @@ export const INSTAGRAM_SEND: MessagingSendProfile = {
   channel: 'instagram',
   path: () => 'me/messages',
   maxTextBytes: 1000,
+  reactions: true,
 };
 
 /** Sends text or one attachment (by our signed URL) to an IGSID; resolves with the `message_id` (or `id`). */

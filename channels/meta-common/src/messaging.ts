@@ -267,6 +267,8 @@ export interface MessagingSendProfile {
   /** Longest text of one message: Messenger 2000 characters, Instagram 1000 UTF-8 bytes. */
   maxTextChars?: number;
   maxTextBytes?: number;
+  /** Reactions of ours can be sent (`sender_action: react`; Instagram only). */
+  reactions?: boolean;
 }
 
 /** Attachment type of the Send API for a media type. */
@@ -311,6 +313,13 @@ export async function sendMessaging(profile: MessagingSendProfile, conn: Adapter
     if (!id) throw new PermanentError('the Send API answered without a message id');
     return id;
   };
+  if (cmd.reaction) {
+    // Instagram: `sender_action: react|unreact` with the only reaction the API takes, `love` (GRAPH_API.md §3.2).
+    if (!profile.reactions) throw new PermanentError(`${profile.channel} does not take reactions`);
+    const react = cmd.reaction.emoji ? { sender_action: 'react', payload: { message_id: cmd.reaction.wid, reaction: 'love' } } : { sender_action: 'unreact', payload: { message_id: cmd.reaction.wid } };
+    const res = await client.request<{ message_id?: unknown; id?: unknown }>({ method: 'POST', path, token, json: { recipient: { id: cmd.to }, ...react } });
+    return { externalId: idOf(res.message_id) ?? idOf(res.id) ?? `reaction:${cmd.reaction.wid}` };
+  }
   const body = typeof cmd.body === 'string' ? cmd.body : '';
   const chunks = splitText(body, { maxChars: profile.maxTextChars, maxBytes: profile.maxTextBytes });
   let first: string;

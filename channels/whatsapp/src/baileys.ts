@@ -37,6 +37,13 @@ export interface SocketLike {
   end?(error: Error | undefined): void;
   /** Asks the sender's phone to re-upload expired media (used by `downloadMediaMessage`). */
   updateMediaMessage?(message: WAMessage): Promise<WAMessage>;
+  /**
+   * Pairing by phone number instead of the QR code: WhatsApp answers an 8-character code the phone's
+   * owner types in "Linked devices > Link with phone number". `phoneNumber`: digits with the country code.
+   */
+  requestPairingCode?(phoneNumber: string): Promise<string>;
+  /** Which of the given numbers or JIDs have a WhatsApp account (only those are answered, with their JID). */
+  onWhatsApp?(...phoneNumber: string[]): Promise<{ jid: string; exists: unknown }[] | undefined>;
 }
 
 /** A Baileys-compatible logger (pino and Fastify's logger fit). */

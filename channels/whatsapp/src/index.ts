@@ -1,7 +1,6 @@
 import { defineChannelAdapter, RetryableError, type ChannelAdapter, type ChannelCapabilities } from '@atendo/sdk';
 import { normalizeEvent } from './normalize';
 import type { SessionManager } from './session';
-import type { WhatsappSendCommand } from './send';
 
 export * from './normalize';
 export * from './jid';
@@ -68,7 +67,7 @@ export function createWhatsappAdapter(sessions: (connectionId: number) => Sessio
     async send(conn, cmd) {
       const session = sessions(conn.id);
       if (!session) throw new RetryableError(`no WhatsApp session runs here for connection ${conn.id}`);
-      return session.send(cmd as WhatsappSendCommand);
+      return session.send(cmd);
     },
   });
 }

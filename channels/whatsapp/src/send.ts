@@ -7,16 +7,9 @@ import { isGroupJid, toJid } from './jid';
 /**
  * Building a Baileys send from a `message.send` command (pure except for the media file check).
  *
- * The command is the SDK's `SendCommand`; the tickets plugin also sends `remoteJid` / `lid` (the contact's
- * stored JIDs), `mediaType` ('contactMessage' = `body` is a vCard) and `isForwarded`, which are honoured
- * when present.
+ * The command is the SDK's `SendCommand`; its optional `remoteJid` / `lid` (the contact's stored JIDs),
+ * `mediaType` ('contactMessage' = `body` is a vCard) and `isForwarded` are honoured when present.
  */
-export type WhatsappSendCommand = SendCommand & {
-  remoteJid?: string | null;
-  lid?: string | null;
-  mediaType?: string;
-  isForwarded?: boolean;
-};
 
 /** One path segment of an upload path (same rule as the kernel's upload store). */
 const SEGMENT = /^[^/\\\x00-\x1f\x7f.][^/\\\x00-\x1f\x7f]{0,254}$/;
@@ -38,7 +31,7 @@ export function uploadFile(uploadsDir: string, companyId: number, path: string):
  * The recipient JID: the stored `remoteJid` when it is a usable JID of the same kind (group or not), else
  * built from `to` (`digits@s.whatsapp.net`, `groupId@g.us`). PermanentError when neither is usable.
  */
-export function recipientJid(cmd: WhatsappSendCommand): string {
+export function recipientJid(cmd: SendCommand): string {
   const isGroup = Boolean(cmd.isGroup);
   const stored = cmd.remoteJid ? toJid(cmd.remoteJid) : undefined;
   if (stored && isGroupJid(stored) === isGroup) return stored;
@@ -62,8 +55,14 @@ function vcardName(vcard: string): string {
  * else as a document, `body` as the caption), a contact card for `mediaType: 'contactMessage'`, else text.
  * PermanentError for an empty command, a media path outside the company's uploads or a missing file.
  */
-export async function buildContent(cmd: WhatsappSendCommand, uploadsDir: string | undefined): Promise<AnyMessageContent> {
+export async function buildContent(cmd: SendCommand, uploadsDir: string | undefined): Promise<AnyMessageContent> {
   const body = typeof cmd.body === 'string' ? cmd.body : '';
+  if (cmd.reaction) {
+    // A reaction of ours to a message of the chat ('' removes it).
+    const { wid, emoji } = cmd.reaction;
+    if (typeof wid !== 'string' || !wid) throw new PermanentError('reaction without a message id');
+    return { react: { text: String(emoji ?? ''), key: { remoteJid: recipientJid(cmd), id: wid, fromMe: Boolean(cmd.reaction.fromMe) } } } as AnyMessageContent;
+  }
   const forwarded = cmd.isForwarded ? { contextInfo: { isForwarded: true, forwardingScore: 1 } } : {};
   if (cmd.media) {
     const abs = uploadsDir ? uploadFile(uploadsDir, cmd.companyId, cmd.media.path) : undefined;
@@ -77,8 +76,9 @@ export async function buildContent(cmd: WhatsappSendCommand, uploadsDir: string 
     if (mimetype.startsWith('image/') && mimetype !== 'image/svg+xml') return { image: source, mimetype, ...caption, ...forwarded } as AnyMessageContent;
     if (mimetype.startsWith('video/')) return { video: source, mimetype, ...caption, ...forwarded } as AnyMessageContent;
     if (mimetype.startsWith('audio/')) {
-      // Voice notes are sent as push-to-talk (WhatsApp plays ogg/opus as a voice message).
-      return { audio: source, mimetype, ptt: /ogg|opus/.test(mimetype), ...forwarded } as AnyMessageContent;
+      // Voice notes (OGG/Opus, what the tickets plugin converts browser recordings to) go as push-to-talk.
+      const ptt = /ogg|opus/.test(mimetype);
+      return { audio: source, mimetype: ptt ? 'audio/ogg; codecs=opus' : mimetype, ptt, ...forwarded } as AnyMessageContent;
     }
     return { document: source, mimetype, fileName, ...caption, ...forwarded } as AnyMessageContent;
   }

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { BaileysEventMap, WAMessage, WAMessageKey, proto } from '@whiskeysockets/baileys';
-import { PermanentError, RetryableError, UPLOAD_TYPES, type Envelope, type SendResult, type UploadService } from '@atendo/sdk';
+import { PermanentError, RetryableError, UPLOAD_TYPES, type Envelope, type SendCommand, type SendResult, type UploadService } from '@atendo/sdk';
 import { usePostgresAuthState, type PostgresAuthState } from './auth-state';
 import { defaultMediaDownloader, defaultSocketFactory, loadBaileys, type BaileysLogger, type BaileysModule, type MediaDownloader, type SocketFactory, type SocketLike } from './baileys';
 import { jidUser } from './jid';
 import { DISCONNECT_REASONS, disconnectCode, normalizeEvent, type BaileysDownloadHint } from './normalize';
-import { buildContent, recipientJid, type WhatsappSendCommand } from './send';
+import { buildContent, recipientJid } from './send';
 
 /**
  * The WhatsApp Web session of one connection (DESIGN.md §4): the Baileys socket, its auth state in
@@ -86,6 +86,13 @@ export interface SessionDeps {
   mediaTimeoutMs?: number;
   /** Called once when the session stops for good (final disconnect, TIMEOUT, `stop()`): release locks here. */
   onStopped?(reason: string): void;
+  /**
+   * Pair by phone number (digits with the country code) instead of showing a QR code: when WhatsApp first
+   * offers a QR, the session asks for a pairing code (Baileys `requestPairingCode`) and pushes status
+   * `PAIRING` with the code in `qrcode`; later QR refreshes are not pushed. A failed request falls back to
+   * the QR code.
+   */
+  pairingPhone?: string;
 }
 
 export type SessionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';
@@ -152,6 +159,8 @@ export class SessionManager {
   private timer: NodeJS.Timeout | undefined;
   private allowGroup = false;
   private me: { id?: string; lid?: string; name?: string } | undefined;
+  /** The pairing code asked for the current socket (pairing by phone number); '' when the request failed. */
+  private pairingCode: string | undefined;
   /** The status fields last written (to skip repeats). */
   private lastPushed: Record<string, unknown> = {};
   private queue: Promise<unknown> = Promise.resolve();
@@ -286,7 +295,32 @@ export class SessionManager {
    * Returns the WhatsApp message id. RetryableError when the socket is not open or WhatsApp fails
    * transiently; PermanentError for bad commands (recipient, media) and 4xx answers.
    */
-  async send(cmd: WhatsappSendCommand): Promise<SendResult> {
+  /**
+   * Which of `numbers` (E.164 digits) have a WhatsApp account, asked through this session's socket (Baileys
+   * `onWhatsApp`, 50 numbers a query): true when WhatsApp lists it (a Brazilian mobile also matches its form
+   * with or without the ninth digit), false when the query answered without it, null when it could not be
+   * asked (the session is not open, the socket has no `onWhatsApp`, or that query failed). Never throws.
+   */
+  async checkNumbers(numbers: string[]): Promise<Map<string, boolean | null>> {
+    const out = new Map<string, boolean | null>(numbers.map((n) => [n, null]));
+    const sock = this.sock;
+    if (this._state !== 'open' || !sock?.onWhatsApp) return out;
+    const wanted = [...out.keys()].filter((n) => /^\d{8,15}$/.test(n));
+    for (let i = 0; i < wanted.length; i += CHECK_CHUNK) {
+      const chunk = wanted.slice(i, i + CHECK_CHUNK);
+      try {
+        const found = await withTimeout(sock.onWhatsApp(...chunk.map((n) => `${n}@s.whatsapp.net`)), 20_000);
+        if (!Array.isArray(found)) continue;
+        const listed = new Set(found.filter((f) => f && f.exists).map((f) => String(f.jid).split('@')[0].split(':')[0]));
+        for (const n of chunk) out.set(n, listed.has(n) || brVariants(n).some((v) => listed.has(v)));
+      } catch (err) {
+        this.log.warn({ err, connectionId: this.connectionId }, 'whatsapp: number check failed');
+      }
+    }
+    return out;
+  }
+
+  async send(cmd: SendCommand): Promise<SendResult> {
     const jid = recipientJid(cmd);
     const content = await buildContent(cmd, this.deps.uploadsDir);
     const sock = this.sock;
@@ -319,6 +353,8 @@ export class SessionManager {
   private async connect(): Promise<void> {
     const gen = ++this.generation;
     this._state = 'connecting';
+    // A code belongs to one socket: a reconnect before pairing asks again.
+    this.pairingCode = undefined;
     let sock: SocketLike;
     try {
       const baileys = await (this.deps.baileys ?? loadBaileys)();
@@ -379,7 +415,23 @@ export class SessionManager {
 
   private async onConnectionUpdate(gen: number, u: Partial<BaileysEventMap['connection.update']>): Promise<void> {
     if (gen !== this.generation) return; // an old socket
-    if (u.qr) await this.push({ status: 'qrcode', qrcode: u.qr, retries: this.failures });
+    if (u.qr) {
+      if (this.deps.pairingPhone && this.sock?.requestPairingCode) {
+        if (this.pairingCode === undefined) {
+          this.pairingCode = '';
+          try {
+            this.pairingCode = await this.sock.requestPairingCode(this.deps.pairingPhone);
+          } catch (err) {
+            this.log.warn({ err }, 'whatsapp: requesting a pairing code failed; showing the QR code');
+          }
+        }
+        if (gen !== this.generation) return;
+        if (this.pairingCode) await this.push({ status: 'PAIRING', qrcode: this.pairingCode, retries: this.failures });
+        else await this.push({ status: 'qrcode', qrcode: u.qr, retries: this.failures });
+      } else {
+        await this.push({ status: 'qrcode', qrcode: u.qr, retries: this.failures });
+      }
+    }
     if (u.connection === 'connecting') await this.push({ status: 'OPENING', retries: this.failures });
     if (u.connection === 'open') {
       if (gen !== this.generation) return;
@@ -614,4 +666,15 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/** Numbers per `onWhatsApp` query. */
+const CHECK_CHUNK = 50;
+
+/** The other form of a Brazilian mobile number: with the ninth digit removed, or added (WhatsApp keeps older accounts without it). */
+function brVariants(n: string): string[] {
+  if (!n.startsWith('55')) return [];
+  if (n.length === 13 && n[4] === '9') return [n.slice(0, 4) + n.slice(5)];
+  if (n.length === 12 && /[6-9]/.test(n[4])) return [`${n.slice(0, 4)}9${n.slice(4)}`];
+  return [];
 }

@@ -40,6 +40,15 @@ export class FakeSocket implements SocketLike {
     return { key: { remoteJid: jid, fromMe: true, id: `3EB0FAKE${++this.n}` }, message: text ? { conversation: text } : {}, messageTimestamp: 1700000000 } as WAMessage;
   }
 
+  /** Phone numbers pairing codes were asked for; `pairingImpl` replaces the answer (throw to fail). */
+  readonly pairingRequests: string[] = [];
+  pairingImpl: ((phone: string) => Promise<string>) | undefined;
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    this.pairingRequests.push(phoneNumber);
+    return this.pairingImpl ? this.pairingImpl(phoneNumber) : 'ABCD1234';
+  }
+
   async logout(): Promise<void> {
     this.loggedOut++;
   }

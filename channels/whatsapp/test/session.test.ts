@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { BufferJSON, initAuthCreds, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { definePlugin, PermanentError, RetryableError, type Envelope, type UploadService } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
-import connectionsPlugin, { type ConnectionsService } from '@atendo/plugin-connections';
-import { createWhatsappSessionsPlugin } from '@atendo/plugin-whatsapp-sessions';
+import connectionsPlugin from '@atendo/plugin-connections';
+import { connectionsService, type ConnectionsService } from '@atendo/plugin-connections/contract';
+import { createWhatsappSessionsPlugin } from '@atendo/plugin-whatsapp-sessions/plugin';
 import {
   AUTH_TABLE,
   backoffDelay,
@@ -43,7 +44,7 @@ describe('SessionManager (fake socket on Baileys makeEventBuffer, real PostgreSQ
       },
     });
     k = await createTestKernel({ plugins: [connectionsPlugin, createWhatsappSessionsPlugin({ autostart: false }), probe] });
-    svc = k.services.get<ConnectionsService>('connections');
+    svc = k.services.get(connectionsService);
     ({ companyId, admin } = await k.createCompany({ limits: { connections: 100 } }));
   });
   afterEach(async () => {

@@ -14,7 +14,7 @@ export { sendWhatsapp, whatsappMediaKind, WHATSAPP_MAX_TEXT, WHATSAPP_MAX_CAPTIO
  */
 export const whatsappCapabilities: ChannelCapabilities = {
   contentTypes: ['text', 'image', 'audio', 'video', 'document', 'sticker'],
-  reactions: false,
+  reactions: true,
   edits: false,
   deletes: false,
   readReceipts: true,

@@ -55,6 +55,11 @@ export async function sendWhatsapp(conn: AdapterConnection, cmd: SendCommand, ct
   const textMessage = (body: string) => ({ type: 'text', text: { body, preview_url: /https?:\/\/\S/i.test(body) } });
   const body = typeof cmd.body === 'string' ? cmd.body : '';
 
+  if (cmd.reaction) {
+    // `type: reaction` (no context allowed); an empty emoji removes ours (GRAPH_API.md §3.3).
+    const res = await client.request<CloudAnswer>({ method: 'POST', path, token, json: { ...envelope, type: 'reaction', reaction: { message_id: cmd.reaction.wid, emoji: cmd.reaction.emoji ?? '' } } });
+    return { externalId: idOf(res.messages?.[0]?.id) ?? `reaction:${cmd.reaction.wid}` };
+  }
   let first: string;
   let rest: string[] = [];
   if (cmd.media) {
@@ -98,7 +103,7 @@ async function mediaRef(client: GraphClient, token: string, account: string, cmd
       const form = new FormData();
       form.set('messaging_product', 'whatsapp');
       form.set('type', media.mimeType);
-      form.set('file', new Blob([bytes], { type: media.mimeType }), media.fileName || 'file');
+      form.set('file', new Blob([Uint8Array.from(bytes)], { type: media.mimeType }), media.fileName || 'file');
       const res = await client.request<{ id?: unknown }>({ method: 'POST', path: `${encodeURIComponent(account)}/media`, token, form });
       const id = idOf(res.id);
       if (!id) throw new PermanentError('the media upload answered without an id');

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectEvents, createTestKernel, nextEvent, type TestKernel, type TestUser } from '@atendo/testing';
-import { ERROR_CATALOGUE } from '@atendo/sdk';
-import announcements, { MEDIA_MAX_BYTES } from '../src/index';
+import { errorCatalogue } from '@atendo/sdk';
+import announcements from '../src/index';
+import { MEDIA_MAX_BYTES } from '../src/contract';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(64), Buffer.from([0xff, 0xd9])]);
@@ -79,6 +80,7 @@ describe('announcements plugin', () => {
       mediaName: null,
       companyId: 1,
       status: true,
+      targetCompanyIds: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -141,7 +143,7 @@ describe('announcements plugin', () => {
     ]) {
       const res = await su('POST', '/announcements/', body);
       expect({ body, status: res.statusCode, error: res.json().error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
-      expect(Object.keys(ERROR_CATALOGUE)).toContain(res.json().error);
+      expect(Object.keys(errorCatalogue())).toContain(res.json().error);
     }
     expect(await k.db('announcements').count<{ count: string }[]>({ count: '*' })).toEqual([{ count: 0 }]);
     const a = await create({ title: 'Válido', text: 'ok', priority: 2 });
@@ -297,6 +299,50 @@ describe('announcements plugin', () => {
     } finally {
       sa.close();
       sb.close();
+    }
+  });
+  test('drafts reach no reader socket; targeted announcements reach only their companies; activation pushes them', async () => {
+    const base = await k.listen();
+    const sb = await k.socket(adminB.token, base);
+    const sa = await k.socket(userA.token, base);
+    const su1 = await k.socket(k.superAdmin.token, base);
+    try {
+      // A draft: no reader hears it; the super users' admin screen does.
+      const heardB = collectEvents<Record<string, any>>(sb, 'company-announcement', 600);
+      const heardA = collectEvents<Record<string, any>>(sa, 'company-announcement', 600);
+      const superEv = nextEvent<Record<string, any>>(su1, 'company-announcement');
+      const draft = await create({ title: 'Rascunho', text: 'ainda não', status: false });
+      expect(await superEv).toEqual({ action: 'create', record: draft });
+      await su('PUT', `/announcements/${draft.id}`, { title: 'Rascunho 2' });
+      expect(await heardB).toEqual([]);
+      expect(await heardA).toEqual([]);
+      // Nor do readers list it.
+      expect(titles(await k.as(userA, 'GET', '/announcements/'))).not.toContain('Rascunho 2');
+
+      // Activated for company A only: A hears `create`, B hears nothing and does not list it.
+      const onlyB = collectEvents<Record<string, any>>(sb, 'company-announcement', 600);
+      const evA = nextEvent<Record<string, any>>(sa, 'company-announcement');
+      const activated = (await su('PUT', `/announcements/${draft.id}`, { status: true, targetCompanyIds: [A] })).json();
+      expect(activated.targetCompanyIds).toEqual([A]);
+      expect(await evA).toEqual({ action: 'create', record: activated });
+      expect(await onlyB).toEqual([]);
+      expect(titles(await k.as(userA, 'GET', '/announcements/'))).toContain('Rascunho 2');
+      expect(titles(await k.as(adminB, 'GET', '/announcements/'))).not.toContain('Rascunho 2');
+
+      // Retargeted to every company: B hears `create` now; deactivated: everyone hears `delete`.
+      const evB = nextEvent<Record<string, any>>(sb, 'company-announcement');
+      const all = (await su('PUT', `/announcements/${draft.id}`, { targetCompanyIds: null })).json();
+      expect(all.targetCompanyIds).toBeNull();
+      expect(await evB).toEqual({ action: 'create', record: all });
+      const goneA = nextEvent<Record<string, any>>(sa, 'company-announcement');
+      const goneB = nextEvent<Record<string, any>>(sb, 'company-announcement');
+      await su('PUT', `/announcements/${draft.id}`, { status: false });
+      expect(await goneA).toEqual({ action: 'delete', id: draft.id });
+      expect(await goneB).toEqual({ action: 'delete', id: draft.id });
+    } finally {
+      sa.close();
+      sb.close();
+      su1.close();
     }
   });
 });

@@ -1,8 +1,10 @@
 import type { BusMessage, Envelope } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { signBody } from '@atendo/channel-meta-common';
-import connectionsPlugin, { type ConnectionRef, type ConnectionsService } from '@atendo/plugin-connections';
-import channelsPlugin, { AccountCache } from '../src/index';
+import connectionsPlugin from '@atendo/plugin-connections';
+import { connectionsService, type ConnectionRef, type ConnectionsService } from '@atendo/plugin-connections/contract';
+import channelsPlugin from '../src/index';
+import { AccountCache } from '../src/services/account-cache';
 import { capture, createConnection, fixture, metaCompact, sleep } from './helpers';
 
 const SECRET = 'meta-app-secret-for-account-cache-tests';
@@ -96,12 +98,10 @@ describe('webhook routing through the account cache', () => {
   let service: ConnectionsService;
   let inbound: BusMessage<Envelope>[];
   let connId: number;
-  const saved = process.env.META_APP_SECRET;
 
   beforeAll(async () => {
-    process.env.META_APP_SECRET = SECRET;
-    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10' } });
-    service = k.services.get<ConnectionsService>('connections');
+    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { META_APP_SECRET: SECRET, CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10' } });
+    service = k.services.get(connectionsService);
     A = await k.createCompany();
     connId = await createConnection(k, A.admin, 'whatsappapi', PHONE_OLD, 'token-wa-a');
     inbound = await capture<Envelope>(k, 'channel.inbound.#');
@@ -109,8 +109,6 @@ describe('webhook routing through the account cache', () => {
   afterAll(async () => {
     jest.restoreAllMocks();
     await k?.close();
-    if (saved === undefined) delete process.env.META_APP_SECRET;
-    else process.env.META_APP_SECRET = saved;
   });
 
   let seq = 0;

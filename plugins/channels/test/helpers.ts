@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BusMessage } from '@atendo/sdk';
+import type { BusMessage, InboxItem } from '@atendo/sdk';
 import type { TestKernel, TestUser } from '@atendo/testing';
 
 /** The channel fixtures (../shared/fixtures/channels; override with ATENDO_FIXTURES_DIR). */
@@ -35,3 +35,24 @@ export async function capture<T = unknown>(k: TestKernel, pattern: string | stri
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One `accept` of the kernel's durable inbox, as `recordInbox` saw it. */
+export interface Accepted extends InboxItem {
+  source: string;
+  meta: Record<string, unknown>;
+  /** The row id: set once the row is committed (absent for a duplicate). */
+  id?: number;
+  duplicate: boolean;
+}
+
+/** Records every event accepted into `k`'s durable inbox (after the commit, before the route answers). */
+export function recordInbox(k: TestKernel): Accepted[] {
+  const got: Accepted[] = [];
+  const accept = k.inbox.accept.bind(k.inbox);
+  k.inbox.accept = async (source, item) => {
+    const r = await accept(source, item);
+    got.push({ source, key: item.key, payload: item.payload, meta: item.meta ?? {}, id: r.id, duplicate: r.duplicate });
+    return r;
+  };
+  return got;
+}

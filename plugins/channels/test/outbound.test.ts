@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { BusMessage, SendCommand } from '@atendo/sdk';
+import type { BusMessage, MessageSentEvent, SendCommand } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import connectionsPlugin from '@atendo/plugin-connections';
-import channelsPlugin, { type ChannelsService, type MessageFailedEvent, type MessageSentEvent } from '../src/index';
+import channelsPlugin from '../src/index';
+import { channelsService, type MetaSendFailedEvent } from '../src/contract';
 import { capture, createConnection, sleep } from './helpers';
 
 const WA_PHONE = '104512345678901';
@@ -68,7 +69,7 @@ describe('outbound: message.send through the Meta adapters', () => {
   let B: { companyId: number; admin: TestUser };
   const conn: Record<string, number> = {};
   let sent: BusMessage<MessageSentEvent>[];
-  let failed: BusMessage<MessageFailedEvent>[];
+  let failed: BusMessage<MetaSendFailedEvent>[];
   let nextMessageId = 1000;
 
   beforeAll(async () => {
@@ -90,7 +91,7 @@ describe('outbound: message.send through the Meta adapters', () => {
     conn.fb = await createConnection(k, A.admin, 'facebook', FB_PAGE, 'token-fb-a');
     conn.ig = await createConnection(k, B.admin, 'instagram', IG_ACCOUNT, 'token-ig-b');
     sent = await capture<MessageSentEvent>(k, 'message.sent');
-    failed = await capture<MessageFailedEvent>(k, 'message.failed');
+    failed = await capture<MetaSendFailedEvent>(k, 'message.failed');
   });
   afterAll(async () => {
     await k?.close();
@@ -103,7 +104,7 @@ describe('outbound: message.send through the Meta adapters', () => {
     failed.length = 0;
   });
 
-  const dlq = () => k.services.get<ChannelsService>('channels').queues.outbound;
+  const dlq = () => k.services.get(channelsService).queues.outbound;
   const send = async (cmd: Partial<SendCommand>): Promise<number> => {
     const messageId = nextMessageId++;
     await k.bus.publish('message.send', { messageId, ticketId: 77, ...cmd });
@@ -283,7 +284,7 @@ describe('outbound: message.send through the Meta adapters', () => {
   });
 
   test('the channels service reads contact profiles (Messenger first/last name, Instagram name/username)', async () => {
-    const svc = k.services.get<ChannelsService>('channels');
+    const svc = k.services.get(channelsService);
     await expect(svc.fetchProfile(A.companyId, conn.fb, '9990000000000017')).resolves.toEqual({ name: 'Ana Souza', firstName: 'Ana', lastName: 'Souza', pictureUrl: 'https://cdn.example/p.jpg' });
     expect(graph.seen[0].path).toBe('/v25.0/9990000000000017');
     expect(graph.seen[0].query.get('fields')).toBe('first_name,last_name,profile_pic');

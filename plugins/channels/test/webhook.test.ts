@@ -3,8 +3,9 @@ import { isEnvelope, type BusMessage, type Envelope } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { signBody } from '@atendo/channel-meta-common';
 import connectionsPlugin from '@atendo/plugin-connections';
-import channelsPlugin, { WEBHOOK_QUEUE, type ChannelsService, type WebhookEvent } from '../src/index';
-import { capture, createConnection, fixture, metaCompact, sleep } from './helpers';
+import channelsPlugin from '../src/index';
+import { channelsService, META_INBOX_SOURCE, WEBHOOK_QUEUE } from '../src/contract';
+import { capture, createConnection, fixture, metaCompact, recordInbox, sleep, type Accepted } from './helpers';
 
 const SECRET = 'meta-app-secret-for-webhook-tests';
 const VERIFY = 'verify-token-for-webhook-tests';
@@ -21,16 +22,13 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
   let B: { companyId: number; admin: TestUser };
   const conn: Record<string, number> = {};
   let inbound: BusMessage<Envelope>[];
-  let queued: BusMessage<WebhookEvent>[];
+  let queued: Accepted[];
   let webhookQueue: string;
-  const saved = { secret: process.env.META_APP_SECRET, verify: process.env.META_VERIFY_TOKEN };
 
   beforeAll(async () => {
-    // The plain META_* names (process environment) configure the plugin; CHANNELS_* is tested below.
-    process.env.META_APP_SECRET = SECRET;
-    process.env.META_VERIFY_TOKEN = VERIFY;
-    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10' } });
-    webhookQueue = k.services.get<ChannelsService>('channels').queues.webhooks;
+    // The plain META_* names (the kernel's environment) configure the plugin; CHANNELS_* is tested below.
+    k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { META_APP_SECRET: SECRET, META_VERIFY_TOKEN: VERIFY, CHANNELS_WEBHOOK_RETRY_DELAY_MS: '10' } });
+    webhookQueue = k.services.get(channelsService).queues.webhooks;
     expect(webhookQueue.endsWith(WEBHOOK_QUEUE)).toBe(true);
     A = await k.createCompany();
     B = await k.createCompany();
@@ -39,14 +37,10 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
     conn.igB = await createConnection(k, B.admin, 'instagram', IG_ACCOUNT, 'token-ig-b');
     conn.waB = await createConnection(k, B.admin, 'whatsappapi', WA_PHONE_B, 'token-wa-b');
     inbound = await capture<Envelope>(k, 'channel.inbound.#');
-    queued = await capture<WebhookEvent>(k, 'webhook.meta.received');
+    queued = recordInbox(k);
   });
   afterAll(async () => {
     await k?.close();
-    if (saved.secret === undefined) delete process.env.META_APP_SECRET;
-    else process.env.META_APP_SECRET = saved.secret;
-    if (saved.verify === undefined) delete process.env.META_VERIFY_TOKEN;
-    else process.env.META_VERIFY_TOKEN = saved.verify;
   });
   beforeEach(() => {
     inbound.length = 0;
@@ -107,11 +101,11 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
       const res = await signed(raw);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ received: true });
-      // queued durably before the answer, with a stable id (sha256 of the raw bytes) and the exact bytes
-      await waitFor(() => queued.length === 1);
-      expect(queued[0].id).toBe(createHash('sha256').update(raw).digest('hex'));
-      expect(Buffer.from(queued[0].payload.body, 'base64').toString()).toBe(raw);
-      expect(queued[0].payload).toMatchObject({ object: 'whatsapp_business_account', signedWith: 'app' });
+      // committed to the inbox before the answer (a row id), keyed by the sha256 of the raw bytes, the exact bytes
+      expect(queued).toHaveLength(1);
+      expect(queued[0]).toMatchObject({ source: META_INBOX_SOURCE, key: createHash('sha256').update(raw).digest('hex'), id: expect.any(Number), duplicate: false });
+      expect(queued[0].payload.toString()).toBe(raw);
+      expect(queued[0].meta).toEqual({ object: 'whatsapp_business_account', signedWith: 'app' });
 
       await waitFor(() => inbound.length === 1);
       const [m] = inbound;
@@ -215,13 +209,15 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
       expect(inbound[1].topic).toBe('channel.inbound.facebook.reaction');
     });
 
-    test('a body whose entry is not an array passes the route but is dead-lettered by the consumer, which keeps running', async () => {
+    test('a body whose entry is not an array passes the route but is dead-lettered in the inbox at once; processing goes on', async () => {
       const raw = '{"object":"page","entry":{"id":"1"}}';
       expect((await signed(raw)).statusCode).toBe(200);
-      await waitFor(async () => (await k.bus.deadLetters(webhookQueue)).length === 1);
-      const [dead] = await k.bus.deadLetters(webhookQueue);
-      expect(dead.attempt).toBe(1); // permanent: no retries
-      expect(Buffer.from((dead.payload as WebhookEvent).body, 'base64').toString()).toBe(raw);
+      const deadRow = () => k.db.raw("SELECT payload, attempts, last_error FROM inbox_events WHERE source = ? AND state = 'dead'", [META_INBOX_SOURCE]).then((r: { rows: { payload: Buffer; attempts: number; last_error: string }[] }) => r.rows);
+      await waitFor(async () => (await deadRow()).length === 1);
+      const [dead] = await deadRow();
+      expect(dead.attempts).toBe(1); // permanent: no retries
+      expect(dead.payload.toString()).toBe(raw);
+      expect(dead.last_error).toMatch(/PermanentError: webhook body has no known object or no entry array/);
       expect((await signed(metaCompact(fixture('messenger', 'read.json')))).statusCode).toBe(200);
       await waitFor(() => inbound.length === 1);
       expect(inbound[0].topic).toBe('channel.inbound.facebook.status');
@@ -239,13 +235,26 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
     test('redelivery of the same body publishes envelopes with the same idempotency keys and ids', async () => {
       const raw = metaCompact(fixture('whatsapp-cloud', 'reaction.json'));
       expect((await signed(raw)).statusCode).toBe(200);
+      await waitFor(() => inbound.length === 1);
       expect((await signed(raw)).statusCode).toBe(200);
       await waitFor(() => inbound.length === 2);
       const [a, b] = inbound;
       expect(a.id).toBe(b.id);
       expect(a.payload).toEqual(b.payload);
       expect(a.payload.idempotencyKey).toBe(`whatsappapi:${conn.waA}:reaction:wamid.HBgLMTU1NTU1NTAxMjMVAgARGBQzRURGODdEQTZEQzJCRDlBMTQ4NAA=:wamid.HBgLMTU1NTU1NTAxMjMVAgASGBRGODk5NjkyRkE1MTlFQTM1MDQ3MQA=`);
-      expect(queued.map((q) => q.id)).toEqual([queued[0].id, queued[0].id]);
+      expect(queued.map((q) => q.key)).toEqual([queued[0].key, queued[0].key]);
+    });
+
+    test('the same body twice at once: both answered 200, one row, handled once', async () => {
+      const body = fixture('whatsapp-cloud', 'reaction.json');
+      body.entry[0].changes[0].value.messages[0].id = 'wamid.TWICE';
+      const raw = metaCompact(body);
+      const [r1, r2] = await Promise.all([signed(raw), signed(raw)]);
+      expect([r1.statusCode, r2.statusCode]).toEqual([200, 200]);
+      expect(queued.map((q) => q.duplicate).sort()).toEqual([false, true]);
+      await waitFor(() => inbound.length === 1);
+      await sleep(150);
+      expect(inbound).toHaveLength(1);
     });
   });
 });
@@ -267,6 +276,7 @@ describe('Meta webhook configuration', () => {
       const ig = metaCompact(fixture('instagram', 'text.json'));
       const page = metaCompact(fixture('messenger', 'text.json'));
       expect((await post(ig, 'cfg-ig-secret')).statusCode).toBe(200);
+      await waitFor(() => inbound.length === 1);
       expect((await post(ig, 'cfg-app-secret')).statusCode).toBe(200);
       expect((await post(page, 'cfg-ig-secret')).json()).toEqual({ error: 'ERR_INVALID_SIGNATURE', message: 'Invalid signature' });
       await waitFor(() => inbound.length === 2);
@@ -277,14 +287,10 @@ describe('Meta webhook configuration', () => {
   });
 
   test('without META_APP_SECRET: signed bodies get 503 ERR_SERVICE_UNAVAILABLE, unsigned ones 401, handshakes 403', async () => {
-    const before = { s: process.env.META_APP_SECRET, v: process.env.META_VERIFY_TOKEN };
-    delete process.env.META_APP_SECRET;
-    delete process.env.META_VERIFY_TOKEN;
-    const k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], });
-    if (before.s !== undefined) process.env.META_APP_SECRET = before.s;
-    if (before.v !== undefined) process.env.META_VERIFY_TOKEN = before.v;
+    // Blank values count as unset.
+    const k = await createTestKernel({ plugins: [connectionsPlugin, channelsPlugin], env: { CHANNELS_META_APP_SECRET: '', META_APP_SECRET: ' ' } });
     try {
-      const queued = await capture(k, 'webhook.meta.received');
+      const queued = recordInbox(k);
       const raw = metaCompact(fixture('messenger', 'text.json'));
       const res = await k.app.inject({ method: 'POST', url: '/webhook', payload: raw, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, 'anything') } });
       expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 503, body: { error: 'ERR_SERVICE_UNAVAILABLE', message: 'Webhook secret not configured' } });

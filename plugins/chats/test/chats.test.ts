@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io-client';
-import { ERROR_CATALOGUE } from '@atendo/sdk';
+import { errorCatalogue } from '@atendo/sdk';
 import { collectEvents, createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import chats from '../src/index';
 
@@ -74,7 +74,7 @@ describe('internal chat', () => {
     const gone = await k.as(ana, 'GET', `/chats/${chat.id}`);
     expect(gone.statusCode).toBe(404);
     expect(gone.json().error).toBe('ERR_NO_CHAT_FOUND');
-    expect(Object.keys(ERROR_CATALOGUE)).toContain('ERR_NO_CHAT_FOUND');
+    expect(errorCatalogue().ERR_NO_CHAT_FOUND).toMatchObject({ status: 404, owner: 'chats' });
     expect(await k.db('chatUsers').where({ chatId: chat.id })).toEqual([]);
   });
 
@@ -91,6 +91,10 @@ describe('internal chat', () => {
     expect(body.records[0].lastMessage).toBe('bump');
     expect((await k.as(caio, 'GET', '/chats?searchParam=LIST')).json().records.map((c: { id: number }) => c.id)).toEqual([notMine.id]);
     expect((await k.as(bia, 'GET', '/chats?searchParam=%25')).json().records).toEqual([]);
+    // Clients of the product family call it with a trailing slash: the same list, not the :id route.
+    const slash = await k.as(bia, 'GET', '/chats/?searchParam=list');
+    expect(slash.statusCode).toBe(200);
+    expect(slash.json()).toEqual(body);
 
     for (let i = 0; i < 21; i++) await createChat(caio, `Page ${i}`, []);
     const p1 = (await k.as(caio, 'GET', '/chats?searchParam=page')).json();

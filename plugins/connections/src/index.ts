@@ -1,123 +1,46 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { AppError, definePlugin, hasRole, type SeedContext } from '@atendo/sdk';
+import { audienceResolvers, definePlugin, hasRole, Type } from '@atendo/sdk';
+import { CONNECTION_TOPICS, connectionsService, errors } from './contract';
 import { connectionsRoutes } from './routes/connections';
-import { AUDIENCE_ADMIN, AUDIENCE_USER, ConnectionStore, generateToken, type ConnectionsService } from './services/connections';
-import type { Channel } from './schemas/connections';
+import { seedConnections } from './seed';
+import { AUDIENCE_ADMIN, AUDIENCE_USER, ConnectionStore } from './services/connections';
 import { subscribeResetCodes } from './services/reset-code';
-
-export type {
-  Connection,
-  ConnectionBusEvent,
-  ConnectionQueue,
-  ConnectionRef,
-  ConnectionSecrets,
-  ConnectionsService,
-  StatusUpdate,
-} from './services/connections';
-export { CONNECTION_TOPICS, CHANNEL_FEATURE } from './services/connections';
-export { deliverResetCode, pickResetConnection, RESET_CODE_QUEUE } from './services/reset-code';
-export { CHANNELS, CONNECTION_STATUSES, META_CHANNELS, type Channel, type ConnectionStatus } from './schemas/connections';
-
-/** Demo connections of company 1, one per channel (SEED_DEMO only). */
-export const DEMO_CONNECTIONS: { name: string; channel: Channel; facebookPageUserId: string | null }[] = [
-  { name: 'WhatsApp Demo', channel: 'whatsapp', facebookPageUserId: null },
-  { name: 'WhatsApp Cloud Demo', channel: 'whatsappapi', facebookPageUserId: '100000000000001' },
-  { name: 'Facebook Demo', channel: 'facebook', facebookPageUserId: '100000000000002' },
-  { name: 'Instagram Demo', channel: 'instagram', facebookPageUserId: '17800000000000003' },
-];
-const DEMO_GREETING = 'Olá! Bem-vindo(a) ao atendimento. Escolha um departamento:';
-
-/** The part of the queues service the seed uses. */
-interface QueueMembership {
-  listQueueIds(companyId: number, userId: number): Promise<number[]>;
-}
-
-/**
- * Idempotent demo seed: the demo connections missing in company 1 (within its plan's `connections` limit),
- * "WhatsApp Demo" the default when the company has none, each linked to every queue of company 1 the queues
- * plugin knows (the queues its users serve). Runs under the company's default lock, so several nodes
- * starting together seed once.
- */
-export async function seedConnections(ctx: SeedContext): Promise<void> {
-  if (!ctx.demo) return;
-  const companyId = ctx.companyId;
-  let queueIds: number[] = [];
-  if (ctx.services.has('queues')) {
-    const svc = ctx.services.get<QueueMembership>('queues');
-    const ids = new Set<number>();
-    for (const u of await ctx.identity.listUsers(companyId)) for (const q of await svc.listQueueIds(companyId, u.id)) ids.add(q);
-    queueIds = [...ids].sort((a, b) => a - b);
-  }
-  let created = 0;
-  await ctx.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [1129270862, companyId]);
-    for (const demo of DEMO_CONNECTIONS) {
-      let row = await trx('whatsapps').where({ companyId }).whereRaw('lower(name) = lower(?)', [demo.name]).first('id');
-      if (!row) {
-        if (demo.facebookPageUserId && (await trx('whatsapps').where({ channel: demo.channel, facebookPageUserId: demo.facebookPageUserId }).first('id'))) continue;
-        try {
-          row = await ctx.identity.withinPlanLimit(
-            trx,
-            companyId,
-            'connections',
-            async (t) => Number((await t('whatsapps').where({ companyId }).count({ n: '*' }).first())?.n ?? 0),
-            async () => {
-              const hasDefault = await trx('whatsapps').where({ companyId, isDefault: true }).first('id');
-              const meta = demo.channel !== 'whatsapp';
-              const [inserted] = await trx('whatsapps')
-                .insert({
-                  companyId,
-                  name: demo.name,
-                  channel: demo.channel,
-                  status: meta ? 'CONNECTED' : 'DISCONNECTED',
-                  isDefault: !hasDefault && demo.channel === 'whatsapp',
-                  token: generateToken(),
-                  greetingMessage: DEMO_GREETING,
-                  facebookPageUserId: demo.facebookPageUserId,
-                  facebookUserToken: meta ? randomBytes(32).toString('hex') : null,
-                })
-                .returning('id');
-              return inserted;
-            },
-          );
-          created++;
-        } catch (err) {
-          if (err instanceof AppError && err.code === 'ERR_PLAN_LIMIT_REACHED') break;
-          throw err;
-        }
-      }
-      if (row && queueIds.length) {
-        await trx('whatsappQueues')
-          .insert(queueIds.map((queueId) => ({ whatsappId: row.id, queueId, companyId })))
-          .onConflict(['whatsappId', 'queueId'])
-          .ignore();
-      }
-    }
-  });
-  ctx.log.info({ created }, 'demo connections seeded');
-}
 
 /**
  * The connections plugin: owns `whatsapps` and `whatsapp_queues`; serves the `/whatsapp` routes; provides
  * the `connections` service (see `ConnectionsService`); delivers password-reset codes (`auth.reset-code-issued`
  * -> `message.send` on company 1's connected WhatsApp connection, see services/reset-code.ts). The queues
- * plugin is optional: when loaded it is
- * registered first (`after`) and used through its `queues` service to validate and show queue ids.
+ * plugin is optional: when loaded it is registered first (`optionalDependsOn`) and used through its `queues`
+ * service to validate and show queue ids. Contract: `./contract.ts` (`@atendo/plugin-connections/contract`);
+ * demo seed: `./seed.ts`.
  */
 export default definePlugin({
   id: 'connections',
   dependsOn: ['kernel'],
-  after: ['queues'],
+  optionalDependsOn: ['queues'],
+  topics: [...CONNECTION_TOPICS],
+  errors,
   migrationsDir: join(__dirname, '..', 'migrations'),
+  configSchema: Type.Object({
+    /**
+     * Write password-reset codes to the log (local trials only: `npm start`'s demo sets
+     * DEV_LOG_RESET_CODES=true, since its connections cannot reach WhatsApp). Default false; ignored under
+     * NODE_ENV=production.
+     */
+    logResetCodes: Type.Boolean({ default: false, env: 'DEV_LOG_RESET_CODES' }),
+  }),
   async register(ctx) {
-    const store = new ConnectionStore(ctx.db, { identity: ctx.identity, realtime: ctx.realtime, bus: ctx.bus, services: ctx.services, log: ctx.log });
-    ctx.services.provide<ConnectionsService>('connections', store.service());
+    const wantsCodes = ctx.config.logResetCodes === true;
+    const logCodes = wantsCodes && ctx.kernel.nodeEnv !== 'production';
+    if (wantsCodes && !logCodes) ctx.log.warn('DEV_LOG_RESET_CODES is ignored under NODE_ENV=production: reset codes are never logged there');
+    if (logCodes) ctx.log.warn('DEV_LOG_RESET_CODES=true: password-reset codes are written to the log (local trials only)');
+    const store = new ConnectionStore(ctx.db, { identity: ctx.identity, realtime: ctx.realtime, bus: ctx.bus, services: ctx.services, log: ctx.log, uploads: ctx.uploads });
+    ctx.services.provide(connectionsService, store.service());
     // Admins see QR codes in pushes; other users get the same events with `qrcode: ''`.
-    ctx.realtime.registerAudienceResolver((user) => [hasRole(user, 'admin') ? AUDIENCE_ADMIN : AUDIENCE_USER]);
+    ctx.extensions.contribute(audienceResolvers, (user) => [hasRole(user, 'admin') ? AUDIENCE_ADMIN : AUDIENCE_USER]);
     await connectionsRoutes(ctx.app, { store });
     // Password-reset codes (kernel event `auth.reset-code-issued`) go out from company 1's WhatsApp connection.
-    const resetCodes = await subscribeResetCodes({ bus: ctx.bus, log: ctx.log, connections: store, nodeEnv: ctx.kernel.nodeEnv });
+    const resetCodes = await subscribeResetCodes({ bus: ctx.bus, log: ctx.log, connections: store, logCodes });
     ctx.onClose(() => resetCodes.unsubscribe());
   },
   seed: seedConnections,

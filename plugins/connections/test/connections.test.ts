@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { PluginDefinition } from '@atendo/sdk';
 import { collectEvents, createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { sortPlugins } from '@atendo/core/src/plugins/loader';
-import connectionsPlugin, { seedConnections, type ConnectionsService } from '../src/index';
+import connectionsPlugin from '../src/index';
+import { connectionsService, type ConnectionsService } from '../src/contract';
+import { seedConnections } from '../src/seed';
 
 // The queues plugin is optional for this plugin: load it when its package is present.
 const QUEUES_ENTRY = join(__dirname, '..', '..', 'queues', 'src', 'index.ts');
@@ -24,7 +26,7 @@ describe('connections plugin', () => {
 
   beforeAll(async () => {
     k = await createTestKernel({ plugins: [...(queuesPlugin ? [queuesPlugin] : []), connectionsPlugin] });
-    svc = k.services.get<ConnectionsService>('connections');
+    svc = k.services.get(connectionsService);
     A = await k.createCompany({ limits: { connections: 100 } });
     B = await k.createCompany({ limits: { connections: 100 } });
     userA = await k.createUser(A.companyId, { profile: 'user' });
@@ -273,7 +275,7 @@ describe('connections plugin', () => {
       // A stale link row (queues plugin removed) is neither shown nor deleted.
       await bare.db('whatsappQueues').insert({ whatsappId: res.json().id, queueId: 424242, companyId });
       expect((await bare.as(admin, 'GET', '/whatsapp')).json()[0].queues).toEqual([]);
-      expect(await bare.services.get<ConnectionsService>('connections').queueIdsOf(companyId, res.json().id)).toEqual([]);
+      expect(await bare.services.get(connectionsService).queueIdsOf(companyId, res.json().id)).toEqual([]);
       expect(await bare.db('whatsappQueues').where({ queueId: 424242 })).toHaveLength(1);
     } finally {
       await bare.close();

@@ -1,6 +1,8 @@
 import type { BusMessage, PasswordResetCodeEvent, SendCommand } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
-import connectionsPlugin, { deliverResetCode, pickResetConnection, type Connection, type ConnectionsService } from '../src/index';
+import connectionsPlugin from '../src/index';
+import { connectionsService, type Connection, type ConnectionsService } from '../src/contract';
+import { deliverResetCode, pickResetConnection } from '../src/services/reset-code';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -12,7 +14,7 @@ describe('connections plugin: password-reset codes (auth.reset-code-issued -> me
 
   beforeAll(async () => {
     k = await createTestKernel({ plugins: [connectionsPlugin] });
-    svc = k.services.get<ConnectionsService>('connections');
+    svc = k.services.get(connectionsService);
     await k.bus.subscribe<SendCommand & Json>('message.send', (m) => void sends.push(m), { broadcast: true });
   });
   afterAll(() => k.close());
@@ -69,31 +71,66 @@ describe('connections plugin: password-reset codes (auth.reset-code-issued -> me
     expect(pickResetConnection([c(2, 'whatsapp', 'CONNECTED'), c(5, 'whatsappapi', 'CONNECTED', true)])!.id).toBe(5);
   });
 
-  test('no connection: a warning; the code itself is logged only in development; malformed events are refused', async () => {
+  test('no connection: a warning; the code itself is logged only with logCodes (DEV_LOG_RESET_CODES); malformed events are refused', async () => {
     const event: PasswordResetCodeEvent = { companyId: 2, userId: 9, to: '5511976540004', code: '123456', text: 'code 123456', expiresAt: new Date().toISOString() };
     const m = { id: 'x', topic: 'auth.reset-code-issued', payload: event, headers: {}, publishedAt: '', attempt: 1 };
-    const run = async (nodeEnv: string) => {
+    const run = async (logCodes: boolean) => {
       const warn = jest.fn();
       const bus = { publish: jest.fn() };
-      const out = await deliverResetCode({ bus: bus as never, log: { warn, info: jest.fn() } as never, connections: { list: async () => [] }, nodeEnv }, m);
+      const out = await deliverResetCode({ bus: bus as never, log: { warn, info: jest.fn() } as never, connections: { list: async () => [] }, logCodes }, m);
       expect(out).toBeUndefined();
       expect(bus.publish).not.toHaveBeenCalled();
       expect(warn).toHaveBeenCalledTimes(1);
       return JSON.stringify(warn.mock.calls[0]);
     };
-    expect(await run('development')).toContain('123456');
-    expect(await run('production')).not.toContain('123456');
-    // With a connection: sent, and the code is in the log in development only.
-    const sent = async (nodeEnv: string) => {
+    expect(await run(true)).toContain('123456');
+    expect(await run(false)).not.toContain('123456');
+    // With a connection: sent, and the code is in the log only when asked for.
+    const sent = async (logCodes: boolean) => {
       const info = jest.fn();
       const bus = { publish: jest.fn(async () => undefined) };
       const conn = { id: 7, channel: 'whatsappapi', status: 'CONNECTED', isDefault: true } as Connection;
-      const out = await deliverResetCode({ bus: bus as never, log: { warn: jest.fn(), info } as never, connections: { list: async () => [conn] }, nodeEnv }, m);
+      const out = await deliverResetCode({ bus: bus as never, log: { warn: jest.fn(), info } as never, connections: { list: async () => [conn] }, logCodes }, m);
       expect(out).toMatchObject({ connectionId: 7, to: '5511976540004', messageId: 0, ticketId: 0 });
       return JSON.stringify(info.mock.calls);
     };
-    expect(await sent('development')).toContain('123456');
-    expect(await sent('production')).not.toContain('123456');
-    await expect(deliverResetCode({ bus: {} as never, log: {} as never, connections: { list: async () => [] }, nodeEnv: 'test' }, { ...m, payload: { ...event, to: 'nope' } })).rejects.toThrow(/malformed/);
+    expect(await sent(true)).toContain('123456');
+    expect(await sent(false)).not.toContain('123456');
+    await expect(deliverResetCode({ bus: {} as never, log: {} as never, connections: { list: async () => [] }, logCodes: false }, { ...m, payload: { ...event, to: 'nope' } })).rejects.toThrow(/malformed/);
+  });
+});
+
+describe('password-reset codes stay out of the log unless DEV_LOG_RESET_CODES asks for them', () => {
+  /** A kernel as `NODE_ENV` defaults it (development), logging at info into `lines`, asked for one code. */
+  async function codeAndLog(env: Record<string, string>): Promise<{ code: string; log: string }> {
+    const lines: string[] = [];
+    const k = await createTestKernel({ plugins: [connectionsPlugin], env: { NODE_ENV: 'development', LOG_LEVEL: 'info', ...env }, logStream: { write: (l: string) => void lines.push(l) } });
+    try {
+      const codes: string[] = [];
+      await k.bus.subscribe<PasswordResetCodeEvent>('auth.reset-code-issued', (m) => void codes.push(m.payload.code), { broadcast: true });
+      const u = await k.createUser(1);
+      await k.db('users').where({ id: u.id }).update({ wpp: '5511976549999' });
+      const res = await k.app.inject({ method: 'POST', url: '/api/enviar-email', payload: { wpp: '5511976549999' } });
+      expect(res.statusCode).toBe(200);
+      await waitFor(() => codes.length === 1);
+      // The delivery consumer has run (it logs a warning: company 1 has no connected WhatsApp connection).
+      await waitFor(() => lines.some((l) => l.includes('password reset: no connected WhatsApp connection')));
+      return { code: codes[0], log: lines.join('') };
+    } finally {
+      await k.close();
+    }
+  }
+
+  test('by default (NODE_ENV=development, no flag) the code is in no log line', async () => {
+    const { code, log } = await codeAndLog({});
+    expect(code).toMatch(/^\d{6}$/);
+    expect(log).not.toContain(code);
+  });
+
+  test('DEV_LOG_RESET_CODES=true (npm start\'s demo) logs it; under NODE_ENV=production it is ignored', async () => {
+    const dev = await codeAndLog({ DEV_LOG_RESET_CODES: 'true' });
+    expect(dev.log).toContain(dev.code);
+    const prod = await codeAndLog({ DEV_LOG_RESET_CODES: 'true', NODE_ENV: 'production' });
+    expect(prod.log).not.toContain(prod.code);
   });
 });

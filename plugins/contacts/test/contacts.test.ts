@@ -1,7 +1,10 @@
 import ExcelJS from 'exceljs';
 import { collectEvents, createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import tagsPlugin from '@atendo/plugin-tags';
-import contactsPlugin, { cleanNumber, maskNumber, normalizePhone, type ContactsService } from '@atendo/plugin-contacts';
+import contactsPlugin from '@atendo/plugin-contacts';
+import { contactDecorators, contactsService, type ContactsService } from '@atendo/plugin-contacts/contract';
+import { definePlugin } from '@atendo/sdk';
+import { cleanNumber, maskNumber, normalizePhone } from '../src/services/numbers';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -71,7 +74,7 @@ describe('contacts plugin', () => {
     A = { ...a, user: await k.createUser(a.companyId, { profile: 'user' }), supervisor: await k.createUser(a.companyId, { profile: 'supervisor' }) };
     const b = await k.createCompany();
     B = { ...b, user: await k.createUser(b.companyId, { profile: 'user' }) };
-    svc = k.services.get<ContactsService>('contacts');
+    svc = k.services.get(contactsService);
   });
   afterAll(() => k.close());
 
@@ -344,9 +347,21 @@ describe('contacts plugin', () => {
     expect((await k.as(A.user, 'GET', '/contacts/profile/51988881111')).json().contactId).toBe(c.id);
     await k.db('contacts').where({ id: c.id }).update({ urlPicture: 'pic 1.jpg' });
     expect((await k.as(A.user, 'GET', '/contacts/profile/5551988881111')).json().urlPicture).toMatch(new RegExp(`/public/company${A.companyId}/contacts/pic%201\\.jpg$`));
+    // An unknown number: 200 with contactId 0 (the product family's client then creates the contact).
     const none = await k.as(A.user, 'GET', '/contacts/profile/5551900000000');
-    expect(none.statusCode).toBe(404);
-    expect(none.json().error).toBe('ERR_NO_CONTACT_FOUND');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ contactId: 0, urlPicture: null });
+  });
+
+  test('setLgpdAcceptedAt records and clears the consent, in the own company only', async () => {
+    const c = await svc.findOrCreate(A.companyId, { number: '5561977771111', name: 'Consent', channel: 'whatsapp' });
+    const at = new Date('2026-11-23T12:00:00Z');
+    await svc.setLgpdAcceptedAt(A.companyId, c.id, at);
+    expect((await svc.get(A.companyId, c.id))?.lgpdAcceptedAt).toBe(at.toISOString());
+    await expect(svc.setLgpdAcceptedAt(B.companyId, c.id, null)).rejects.toMatchObject({ code: 'ERR_NO_CONTACT_FOUND' });
+    expect((await svc.get(A.companyId, c.id))?.lgpdAcceptedAt).toBe(at.toISOString());
+    await svc.setLgpdAcceptedAt(A.companyId, c.id, null);
+    expect((await svc.get(A.companyId, c.id))?.lgpdAcceptedAt).toBeNull();
   });
 
   test('findOrCreate: 20 parallel calls for one number make one row; updates only given, different fields', async () => {
@@ -448,6 +463,12 @@ describe('contacts plugin', () => {
     expect(created.json().number).toBe('55119******78');
     expect((await k.as(user, 'POST', '/contactsImport', { name: 'Importada', number: '5511912340000' })).json().number).toBe('55119******00');
 
+    // A Facebook/Instagram contact named by its id (no profile name) has its name masked like its number.
+    const [psid] = await k.db('contacts').insert({ companyId: m.companyId, name: '7700123456789012', number: '7700123456789012', channel: 'facebook' }).returning('*');
+    const fb = (await k.as(user, 'GET', `/contacts/${psid.id}`)).json();
+    expect(fb).toMatchObject({ number: '77001234******12', name: '77001234******12' });
+    expect((await k.as(m.admin, 'GET', `/contacts/${psid.id}`)).json()).toMatchObject({ number: '7700123456789012', name: '7700123456789012' });
+
     await setSetting(m.companyId, 'lgpdHideNumber', 'disabled');
     expect((await seen(user)).one).toBe('5511987654321');
   });
@@ -517,20 +538,24 @@ describe('contacts plugin', () => {
     }
   });
 
-  test('sheet import refuses what is not an .xlsx: 415, 413, 400; never 500', async () => {
+  test('sheet import refuses what is not a readable .xlsx, .xls or .csv: 415, 413, 400; never 500', async () => {
     const up = (field: string, name: string, content: Buffer, type?: string) => {
       const { payload, headers } = multipart(field, name, content, type);
       return k.as(A.admin, 'POST', '/contacts/upload', payload, headers);
     };
     const text = await up('file', 'contatos.xlsx', Buffer.from('name,number\nAna,5511999999999\n'), 'text/csv');
     expect(text.statusCode).toBe(415);
-    expect(text.json().error).toBe('ERR_UPLOAD_TYPE');
+    expect(text.json()).toMatchObject({ error: 'ERR_UPLOAD_TYPE', message: expect.stringMatching(/\.xlsx.*\.xls.*\.csv/) });
+    const binary = await up('file', 'contatos.csv', Buffer.from([0x00, 0x01, 0x02, 0x03, 0x89, 0x50, 0x4e, 0x47]));
+    expect(binary.statusCode).toBe(415);
     const xls = await up('file', 'contatos.xls', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), 'application/vnd.ms-excel');
-    expect(xls.statusCode).toBe(415);
-    expect(xls.json()).toMatchObject({ error: 'ERR_UPLOAD_TYPE', message: expect.stringMatching(/\.xls.*\.xlsx/) });
+    expect(xls.statusCode).toBe(400);
+    expect(xls.json()).toMatchObject({ error: 'ERR_SHEET_INVALID', message: expect.stringMatching(/\.xls/) });
     const fakeZip = await up('file', 'contatos.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]));
-    expect(fakeZip.statusCode).toBe(415);
-    expect(fakeZip.json().error).toBe('ERR_UPLOAD_TYPE');
+    expect(fakeZip.statusCode).toBe(400);
+    expect(fakeZip.json().error).toBe('ERR_SHEET_INVALID');
+    const malformed = await k.as(A.admin, 'POST', '/contacts/upload', Buffer.from('--x\r\nContent-Disposition: form-da'), { 'content-type': 'multipart/form-data; boundary=x' });
+    expect(malformed.statusCode).toBe(400);
     const big = await up('file', 'grande.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(5 * 1024 * 1024 + 10)]));
     expect(big.statusCode).toBe(413);
     expect(big.json().error).toBe('ERR_PAYLOAD_TOO_LARGE');
@@ -593,12 +618,13 @@ describe('contacts plugin', () => {
       ['PUT', `/contacts/block/${c.id}`, { active: false }],
       ['GET', `/contactTags/${c.id}`, undefined],
       ['POST', '/tags/sync', { contactId: c.id, tags: [bTag.id] }],
-      ['GET', '/contacts/profile/5511944440000', undefined],
     ];
     for (const [method, url, body] of routes) {
       const res = await k.as(B.admin, method, url, body);
       expect({ method, url, status: res.statusCode, code: res.json().error }).toEqual({ method, url, status: 404, code: 'ERR_NO_CONTACT_FOUND' });
     }
+    // A's number looked up by B is unknown to B: contactId 0, never A's contact.
+    expect((await k.as(B.admin, 'GET', '/contacts/profile/5511944440000')).json()).toEqual({ contactId: 0, urlPicture: null });
     // B syncing its own contact with A's tag: 404 ERR_NO_TAG_FOUND.
     const own = await create(B.user, { name: 'Contato de B', number: '5511944440001' });
     const cross = await k.as(B.admin, 'POST', '/tags/sync', { contactId: own.id, tags: [aTag.id] });
@@ -634,5 +660,40 @@ describe('contacts plugin', () => {
     expect(svc.maskNumber('5511987654321', false)).toBe('55119******21');
     const m = await svc.tagsOf(A.companyId, [2147483647]);
     expect(m.get(2147483647)).toEqual([]);
+  });
+});
+
+describe('contacts.decorators extension point', () => {
+  let k: TestKernel;
+  const calls: [number, number[]][] = [];
+  /** Fills `tickets` of the contacts named "Decorada …" the way a plugin owning tickets would. */
+  const decoratorPlugin = definePlugin({
+    id: 'contact-decorator-test',
+    dependsOn: ['contacts'],
+    register(ctx) {
+      ctx.extensions.contribute(contactDecorators, async (companyId, contacts) => {
+        calls.push([companyId, contacts.map((c) => c.id)]);
+        for (const c of contacts) if (c.name.startsWith('Decorada')) c.tickets = [{ id: 1000 + c.id, status: 'open' }];
+      });
+    },
+  });
+
+  beforeAll(async () => {
+    k = await createTestKernel({ plugins: [tagsPlugin, contactsPlugin, decoratorPlugin] });
+  });
+  afterAll(() => k.close());
+
+  test('GET /contacts rows carry what the contributed decorators add, for the caller company only', async () => {
+    const a = await k.createCompany();
+    const b = await k.createCompany();
+    const [d] = await k.db('contacts').insert({ companyId: a.companyId, name: 'Decorada', number: '5511966660001' }).returning('id');
+    const [p] = await k.db('contacts').insert({ companyId: a.companyId, name: 'Plana', number: '5511966660002' }).returning('id');
+    await k.db('contacts').insert({ companyId: b.companyId, name: 'Decorada de B', number: '5511966660003' });
+    const body = (await k.as(a.admin, 'GET', '/contacts')).json();
+    expect(body.contacts.map((c: { id: number; tickets: unknown[] }) => [c.id, c.tickets])).toEqual([
+      [d.id, [{ id: 1000 + d.id, status: 'open' }]],
+      [p.id, []],
+    ]);
+    expect(calls).toEqual([[a.companyId, [d.id, p.id]]]);
   });
 });

@@ -5,7 +5,8 @@
  */
 import { createTestKernel, type TestKernel } from '@atendo/testing';
 import tagsPlugin from '@atendo/plugin-tags';
-import contactsPlugin, { type ContactsService } from '@atendo/plugin-contacts';
+import contactsPlugin from '@atendo/plugin-contacts';
+import { contactsService, type ContactsService } from '@atendo/plugin-contacts/contract';
 
 let k: TestKernel;
 let svc: ContactsService;
@@ -15,7 +16,7 @@ const id: Record<string, number> = {};
 
 beforeAll(async () => {
   k = await createTestKernel({ plugins: [tagsPlugin, contactsPlugin] });
-  svc = k.services.get<ContactsService>('contacts');
+  svc = k.services.get(contactsService);
   companyA = (await k.createCompany()).companyId;
   companyB = (await k.createCompany()).companyId;
   const add = async (companyId: number, key: string, name: string, number: string) => {

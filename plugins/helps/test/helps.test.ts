@@ -1,5 +1,5 @@
 import { createTestKernel, type TestKernel, type TestUser } from '@atendo/testing';
-import { ERROR_CATALOGUE } from '@atendo/sdk';
+import { errorCatalogue } from '@atendo/sdk';
 import helpsPlugin from '../src';
 
 type Res = { statusCode: number; body: string; json(): Record<string, any> };
@@ -110,7 +110,7 @@ describe('helps plugin', () => {
     ]) {
       const res = await su('POST', '/helps', body);
       expect(res.statusCode).toBe(400);
-      expect(Object.keys(ERROR_CATALOGUE)).toContain(res.json().error);
+      expect(Object.keys(errorCatalogue())).toContain(res.json().error);
       expect(res.json().error).toBe('ERR_VALIDATION');
     }
     expect(await k.db('helps').count<{ count: number }[]>({ count: '*' })).toEqual(before);

@@ -1,69 +1,26 @@
 import { join } from 'node:path';
-import { definePlugin, type SeedContext } from '@atendo/sdk';
-import { QueueStore } from './services/queues';
-import { ChatbotStore } from './services/chatbots';
-import { queuesRoutes } from './routes/queues';
+import { definePlugin, userExtensions } from '@atendo/sdk';
+import { errors, queuesService } from './contract';
 import { chatbotRoutes } from './routes/chatbots';
-
-export type { Queue, QueueSchedule, QueueWithChatbots, QueuesService, UserQueueRef } from './services/queues';
-export type { Chatbot, ChatbotNode, ChatbotQueueType } from './services/chatbots';
-export { CHATBOT_QUEUE_TYPES, MAX_CHATBOT_DEPTH } from './services/chatbots';
-export { isOpenInSchedules, validateSchedules, WEEKDAYS_EN } from './services/schedules';
-
-/** Demo queues of company 1 and the demo attendants serving them (SEED_DEMO only). */
-export const DEMO_QUEUES = [
-  { name: 'Comercial', color: '#2563EB', greetingMessage: 'Olá! Você está no Comercial. Em que podemos ajudar?', orderQueue: 1 },
-  { name: 'Suporte', color: '#16A34A', greetingMessage: 'Olá! Você está no Suporte. Descreva o seu problema, por favor.', orderQueue: 2 },
-  { name: 'Financeiro', color: '#F97316', greetingMessage: 'Olá! Você está no Financeiro. Informe o seu CPF ou CNPJ, por favor.', orderQueue: 3 },
-] as const;
-const DEMO_MEMBERSHIPS: Record<string, string[]> = {
-  'ana@example.com': ['Comercial', 'Suporte'],
-  'bruno@example.com': ['Suporte'],
-  'carla@example.com': ['Comercial', 'Suporte', 'Financeiro'],
-};
-
-/**
- * Idempotent demo seed: creates the missing demo queues in company 1 and adds the demo attendants that
- * exist to them. Runs under an advisory lock so several nodes starting together seed once.
- */
-export async function seedQueues(ctx: SeedContext): Promise<void> {
-  if (!ctx.demo) return;
-  const companyId = ctx.companyId;
-  const users = await ctx.identity.listUsers(companyId);
-  await ctx.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(4242101)');
-    const ids = new Map<string, number>();
-    for (const q of DEMO_QUEUES) {
-      const found = await trx('queues').where({ companyId }).whereRaw('lower(name) = lower(?)', [q.name]).first('id');
-      if (found) ids.set(q.name, found.id);
-      else {
-        const [row] = await trx('queues').insert({ companyId, ...q }).returning('id');
-        ids.set(q.name, row.id);
-      }
-    }
-    for (const u of users) {
-      const names = DEMO_MEMBERSHIPS[u.email.toLowerCase()];
-      if (!names) continue;
-      const rows = names.map((n) => ({ userId: u.id, queueId: ids.get(n)!, companyId }));
-      await trx('userQueues').insert(rows).onConflict(['userId', 'queueId']).ignore();
-    }
-  });
-  ctx.log.info('demo queues seeded');
-}
+import { queuesRoutes } from './routes/queues';
+import { seedQueues } from './seed';
+import { ChatbotStore } from './services/chatbots';
+import { QueueStore } from './services/queues';
 
 /**
  * The queues plugin: owns `queues`, `user_queues` and `chatbots`; serves the `/queue` and `/chatbot`
  * routes; adds `queues` to users (user extension) and saves `queueIds` of the users routes; provides the
- * `queues` service (QueuesService).
+ * `queues` service. Contract: `./contract.ts` (`@atendo/plugin-queues/contract`); demo seed: `./seed.ts`.
  */
 export default definePlugin({
   id: 'queues',
+  errors,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
     const chatbots = new ChatbotStore(ctx.db, ctx.identity);
     const store = new QueueStore(ctx.db, ctx.identity, chatbots);
-    ctx.services.provide('queues', store.service());
-    ctx.identity.registerUserExtension(store.userExtension());
+    ctx.services.provide(queuesService, store.service());
+    ctx.extensions.contribute(userExtensions, store.userExtension());
     await queuesRoutes(ctx.app, { store, realtime: ctx.realtime });
     await chatbotRoutes(ctx.app, { store, chatbots, realtime: ctx.realtime });
   },

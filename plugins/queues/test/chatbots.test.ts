@@ -1,10 +1,10 @@
 import { collectEvents, createTestKernel, nextEvent, type TestKernel, type TestUser } from '@atendo/testing';
-import type { ERROR_CATALOGUE } from '@atendo/sdk';
+import type { ErrorCode } from '@atendo/sdk';
 import queuesPlugin from '../src';
-import type { ChatbotNode, QueuesService } from '../src';
+import { queuesService, type ChatbotNode } from '../src/contract';
 
 type Res = { statusCode: number; json(): { error: string } };
-function expectError(res: Res, status: number, code: keyof typeof ERROR_CATALOGUE) {
+function expectError(res: Res, status: number, code: ErrorCode) {
   expect({ status: res.statusCode, error: res.json().error }).toEqual({ status, error: code });
 }
 
@@ -173,7 +173,7 @@ describe('chatbot option trees', () => {
     const bQueue = await newQueue(b.admin);
     const q = await newQueue(a.admin, { chatbots: [opt('Existente')] });
     const existing = q.chatbots[0];
-    const cases: [unknown[], number, keyof typeof ERROR_CATALOGUE][] = [
+    const cases: [unknown[], number, ErrorCode][] = [
       [[{ name: 'abc' }], 400, 'ERR_VALIDATION'],
       [[{ name: '  abc   ' }], 400, 'ERR_VALIDATION'],
       [[{ name: 'x'.repeat(101) }], 400, 'ERR_VALIDATION'],
@@ -310,7 +310,7 @@ describe('chatbot option trees', () => {
     expectError(await k.as(b.admin, 'PUT', `/queue/${q.id}`, { chatbots: [] }), 404, 'ERR_NO_QUEUE_FOUND');
     expect(await tree(q.id)).toEqual(q.chatbots);
     expect((await k.as(b.admin, 'GET', `/queue/${qb.id}`)).json().chatbots).toEqual(qb.chatbots);
-    const svc = k.services.get<QueuesService>('queues');
+    const svc = k.services.get(queuesService);
     expect(await svc.getOption(b.companyId, optA.id)).toBeUndefined();
     expect(await svc.chatbotTree(b.companyId, q.id)).toEqual([]);
   });
@@ -493,7 +493,7 @@ describe('queue service hours and the queues service', () => {
   });
 
   test('isOpenAt, listQueues, chatbotTree and getOption answer within the company only', async () => {
-    const svc = k.services.get<QueuesService>('queues');
+    const svc = k.services.get(queuesService);
     const a = await k.createCompany(); // a company of its own, so listQueues is exact
     const withHours = (await k.as(a.admin, 'POST', '/queue', { name: 'Com horario', color: '#111111', orderQueue: 2, schedules: WEEK, chatbots: [opt('Raiz', { options: [opt('Folha')] })] })).json();
     const always = (await k.as(a.admin, 'POST', '/queue', { name: 'Sempre aberta', color: '#222222', orderQueue: 1 })).json();

@@ -1,9 +1,10 @@
 import { collectEvents, createTestKernel, nextEvent, type TestKernel, type TestUser } from '@atendo/testing';
-import type { ERROR_CATALOGUE } from '@atendo/sdk';
-import queuesPlugin, { DEMO_QUEUES, seedQueues } from '../src';
-import type { QueuesService } from '../src';
+import type { ErrorCode } from '@atendo/sdk';
+import queuesPlugin from '../src';
+import { DEMO_QUEUES, seedQueues } from '../src/seed';
+import { queuesService } from '../src/contract';
 
-function expectError(res: { statusCode: number; json(): { error: string } }, status: number, code: keyof typeof ERROR_CATALOGUE) {
+function expectError(res: { statusCode: number; json(): { error: string } }, status: number, code: ErrorCode) {
   expect({ status: res.statusCode, error: res.json().error }).toEqual({ status, error: code });
 }
 
@@ -244,7 +245,7 @@ describe('queues plugin', () => {
   });
 
   test('the queues service answers within the company only', async () => {
-    const svc = k.services.get<QueuesService>('queues');
+    const svc = k.services.get(queuesService);
     const q = (await create(a.admin, { name: 'Servico' })).json();
     const u = await k.createUser(a.companyId);
     await k.as(a.admin, 'PUT', `/users/${u.id}`, { queueIds: [q.id] });

@@ -1,5 +1,6 @@
 import { AppError } from '@atendo/sdk';
-import { isOpenInSchedules, validateSchedules, wallClock, type QueueSchedule } from '../src/services/schedules';
+import type { QueueSchedule } from '../src/contract';
+import { isOpenInSchedules, validateSchedules, wallClock } from '../src/services/schedules';
 
 /** A São Paulo wall-clock time (UTC-3 all year since 2019) as a Date. */
 const sp = (local: string) => new Date(`${local}-03:00`);

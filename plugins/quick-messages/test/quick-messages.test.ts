@@ -180,6 +180,10 @@ describe('quick messages', () => {
     expect(wildcard.json().count).toBe(1);
     const byCode = await k.as(admin, 'GET', '/quick-messages?searchParam=S2');
     expect(byCode.json().records.map((r: { shortcode: string }) => r.shortcode)).toEqual(['s20', 's21', 's22', 's23', 's24', 's25']);
+    // Clients of the product family call it with a trailing slash: the same list, not the :id route.
+    const slash = await k.as(admin, 'GET', '/quick-messages/?searchParam=S2&pageNumber=1');
+    expect(slash.statusCode).toBe(200);
+    expect(slash.json()).toEqual(byCode.json());
   });
 
   test("GET /quick-messages/list: active general ones plus the caller's own", async () => {

@@ -1,5 +1,33 @@
 import { collectEvents, createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
-import tagsPlugin, { type TagsService } from '@atendo/plugin-tags';
+import { definePlugin } from '@atendo/sdk';
+import tagsPlugin from '@atendo/plugin-tags';
+import { tagCounters, tagsService, type TagCounter } from '@atendo/plugin-tags/contract';
+
+/**
+ * A plugin contributing to `tags.counters` the way contacts and tickets do: `ticketsCount` (answers from
+ * `ticketCounts`, records its calls in `seen`) and an open key `campaignsCount`; a second `ticketsCount`
+ * is refused (the error is kept in `duplicate`).
+ */
+const counted = { ticketCounts: new Map<number, number>(), seen: [] as [number, number[]][], duplicate: undefined as unknown };
+const counterPlugin = definePlugin({
+  id: 'tag-counter-test',
+  dependsOn: ['tags'],
+  register(ctx) {
+    ctx.extensions.contribute<TagCounter>(tagCounters, {
+      key: 'ticketsCount',
+      count: async (companyId, ids) => {
+        counted.seen.push([companyId, ids]);
+        return new Map([...counted.ticketCounts].filter(([id]) => ids.includes(id)));
+      },
+    });
+    ctx.extensions.contribute(tagCounters, { key: 'campaignsCount', count: async (_c, ids) => new Map(ids.map((id) => [id, 2])) });
+    try {
+      ctx.extensions.contribute(tagCounters, { key: 'ticketsCount', count: async () => new Map() });
+    } catch (err) {
+      counted.duplicate = err;
+    }
+  },
+});
 
 describe('tags plugin', () => {
   let k: TestKernel;
@@ -8,7 +36,7 @@ describe('tags plugin', () => {
   let noKanban: { companyId: number; admin: TestUser };
 
   beforeAll(async () => {
-    k = await createTestKernel({ plugins: [tagsPlugin] });
+    k = await createTestKernel({ plugins: [tagsPlugin, counterPlugin] });
     const a = await k.createCompany();
     A = { ...a, user: await k.createUser(a.companyId, { profile: 'user' }), supervisor: await k.createUser(a.companyId, { profile: 'supervisor' }) };
     const b = await k.createCompany();
@@ -164,27 +192,28 @@ describe('tags plugin', () => {
     expect((await k.as(c.admin, 'GET', '/tags/list')).json()).toHaveLength(26);
   });
 
-  test('counters registered by other plugins fill the counts; missing counters give 0', async () => {
-    const svc = k.services.get<TagsService>('tags');
+  test('counters contributed to tags.counters fill the counts (open keys too); missing counters give 0; a key is taken once', async () => {
     const c = await k.createCompany();
     const t1 = await create(c.admin, { name: 'Contada' });
     const t2 = await create(c.admin, { name: 'Não contada' });
-    const seen: [number, number[]][] = [];
-    svc.registerCounter('ticketsCount', async (companyId, ids) => {
-      seen.push([companyId, ids]);
-      return new Map([[t1.id, 7]]);
-    });
-    expect(() => svc.registerCounter('ticketsCount', async () => new Map())).toThrow(/already registered/);
+    counted.ticketCounts.set(t1.id, 7);
+    counted.seen.length = 0;
     const body = (await k.as(c.admin, 'GET', '/tags')).json();
     expect(body.tags).toEqual([
-      expect.objectContaining({ id: t1.id, ticketsCount: 7, contactsCount: 0 }),
-      expect.objectContaining({ id: t2.id, ticketsCount: 0, contactsCount: 0 }),
+      expect.objectContaining({ id: t1.id, ticketsCount: 7, contactsCount: 0, campaignsCount: 2 }),
+      expect.objectContaining({ id: t2.id, ticketsCount: 0, contactsCount: 0, campaignsCount: 2 }),
     ]);
-    expect(seen).toEqual([[c.companyId, [t1.id, t2.id]]]);
+    expect(counted.seen).toEqual([[c.companyId, [t1.id, t2.id]]]);
+    expect(String(counted.duplicate)).toMatch(/ticketsCount is already registered/);
+  });
+
+  test('a malformed counter key is refused at boot', async () => {
+    const bad = definePlugin({ id: 'bad-counter', dependsOn: ['tags'], register: (ctx) => ctx.extensions.contribute(tagCounters, { key: 'name', count: async () => new Map() }) });
+    await expect(createTestKernel({ plugins: [tagsPlugin, bad] })).rejects.toThrow(/camelCase key ending in "Count"/);
   });
 
   test('service: getMany and assertAll are scoped to the company', async () => {
-    const svc = k.services.get<TagsService>('tags');
+    const svc = k.services.get(tagsService);
     const a = await create(A.admin, { name: 'Serviço A' });
     const b = await create(B.admin, { name: 'Serviço B' });
     expect((await svc.getMany(A.companyId, [a.id, b.id, 0, -3])).map((t) => t.id)).toEqual([a.id]);

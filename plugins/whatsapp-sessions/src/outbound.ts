@@ -1,11 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { PermanentError, RetryableError, type Bus, type BusMessage, type Subscription } from '@atendo/sdk';
-import type { ConnectionsService } from '@atendo/plugin-connections';
-import type { WhatsappSendCommand } from '@atendo/channel-whatsapp';
+import { messageFailed, messageSend, messageSent, PermanentError, RetryableError, type Bus, type BusMessage, type MessageSentEvent, type SendCommand, type Subscription } from '@atendo/sdk';
+import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import type { WhatsappSessions } from './sessions';
 
-/** The command topic the tickets plugin publishes (payload `SendCommand`), and the results this consumer publishes. */
-export const OUTBOUND_TOPICS = { send: 'message.send', sent: 'message.sent', failed: 'message.failed' } as const;
 /** The shared consumer queue of `message.send` for channel 'whatsapp'. */
 export const OUTBOUND_QUEUE = 'channels.outbound.whatsapp';
 /** Per-connection forwarding: a node that does not run a connection's socket hands the command to the one that does. */
@@ -52,7 +49,7 @@ export class OutboundConsumer {
   constructor(private readonly opts: OutboundOptions) {}
 
   async start(): Promise<void> {
-    this.shared = await this.opts.bus.subscribe<WhatsappSendCommand>(OUTBOUND_TOPICS.send, (m) => this.handle(m), {
+    this.shared = await this.opts.bus.subscribe(messageSend, (m) => this.handle(m), {
       queue: OUTBOUND_QUEUE,
       maxRetries: this.opts.maxRetries,
       retryDelayMs: this.opts.retryDelayMs,
@@ -62,7 +59,7 @@ export class OutboundConsumer {
   /** Consumes the forwarding queue of a connection whose session this node now runs. */
   async follow(connectionId: number): Promise<void> {
     if (this.perConnection.has(connectionId)) return;
-    const sub = await this.opts.bus.subscribe<WhatsappSendCommand>(forwardTopic(connectionId), (m) => this.handle(m), {
+    const sub = await this.opts.bus.subscribe<SendCommand>(forwardTopic(connectionId), (m) => this.handle(m), {
       queue: forwardQueue(connectionId),
       maxRetries: this.opts.maxRetries,
       retryDelayMs: this.opts.retryDelayMs,
@@ -83,7 +80,7 @@ export class OutboundConsumer {
   }
 
   /** Handles one delivery (exported for tests through the bus). */
-  async handle(m: BusMessage<WhatsappSendCommand>): Promise<void> {
+  async handle(m: BusMessage<SendCommand>): Promise<void> {
     const cmd = m.payload;
     if (!cmd || cmd.channel !== 'whatsapp') return;
     const { log, bus } = this.opts;
@@ -99,7 +96,7 @@ export class OutboundConsumer {
       const permanent = err instanceof PermanentError;
       if (permanent || lastAttempt) {
         log.warn({ err, companyId: cmd.companyId, messageId: cmd.messageId, attempt: m.attempt }, 'whatsapp outbound: sending failed for good');
-        await bus.publish(OUTBOUND_TOPICS.failed, { companyId: cmd.companyId, messageId: cmd.messageId, error: String((err as Error)?.message ?? err).slice(0, 1000) });
+        await bus.publish(messageFailed, { companyId: cmd.companyId, messageId: cmd.messageId, error: String((err as Error)?.message ?? err).slice(0, 1000) });
         return;
       }
       // Exponential backoff on top of the bus's fixed retry delay: attempt n waits retryDelayMs·2^(n-1) in all (≤ 60 s).
@@ -109,10 +106,10 @@ export class OutboundConsumer {
     }
     if (wid === undefined) return; // forwarded to the owning node
     // The message is out: never retry the send because the result could not be published.
-    const result = { companyId: cmd.companyId, messageId: cmd.messageId, wid, ack: 1 };
+    const result: MessageSentEvent = { companyId: cmd.companyId, messageId: cmd.messageId, wid, ack: 1 };
     for (let i = 1; ; i++) {
       try {
-        await bus.publish(OUTBOUND_TOPICS.sent, result, { id: resultId(OUTBOUND_TOPICS.sent, cmd) });
+        await bus.publish(messageSent, result, { id: resultId(messageSent.name, cmd) });
         return;
       } catch (err) {
         if (i >= 3) {
@@ -125,7 +122,7 @@ export class OutboundConsumer {
   }
 
   /** One attempt: the WhatsApp message id, or undefined when the command was forwarded to the owner. */
-  private async sendOnce(m: BusMessage<WhatsappSendCommand>, cmd: WhatsappSendCommand): Promise<string | undefined> {
+  private async sendOnce(m: BusMessage<SendCommand>, cmd: SendCommand): Promise<string | undefined> {
     const { sessions, connections, bus } = this.opts;
     if (!isId(cmd.connectionId)) throw new PermanentError('the ticket has no connection');
     const session = sessions.get(cmd.connectionId);

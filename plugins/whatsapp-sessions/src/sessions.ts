@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, type Bus, type Envelope, type Subscription, type UploadService } from '@atendo/sdk';
-import type { ConnectionsService } from '@atendo/plugin-connections';
+import { AppError, inboundTopic, type Bus, type Envelope, type Subscription, type UploadService } from '@atendo/sdk';
+import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import {
   clearAuthState,
   SessionManager,
@@ -13,28 +13,7 @@ import {
   type SocketFactory,
 } from '@atendo/channel-whatsapp';
 import { SessionLocks } from './locks';
-
-/** Bus topic of session commands forwarded to the node that owns a connection (broadcast to every node). */
-export const SESSION_COMMAND_TOPIC = 'whatsapp.session.command';
-/** Topic prefix of inbound envelopes: `channel.inbound.whatsapp.<kind>` (message id = the idempotency key). */
-export const INBOUND_TOPIC_PREFIX = 'channel.inbound.whatsapp.';
-
-/**
- * What a caller can ask of a connection's session:
- * - `start`: start it (try again); a session already connecting or open is left alone;
- * - `reset`: new QR — log out when open, clear the auth state, start again;
- * - `disconnect`: log out when open, clear the auth state, status `DISCONNECTED`, stop;
- * - `restart`: close the socket and connect again on the stored auth state (starts a stopped one).
- */
-export type SessionAction = 'start' | 'reset' | 'disconnect' | 'restart';
-
-export interface SessionCommand {
-  companyId: number;
-  id: number;
-  action: SessionAction;
-  /** The node that published the command (it ignores its own). */
-  origin: string;
-}
+import { sessionCommand, type SessionAction, type WhatsappSessionsService } from './contract';
 
 export interface WhatsappSessionsOptions {
   db: Knex;
@@ -59,7 +38,7 @@ export interface WhatsappSessionsOptions {
  * connection another node owns is forwarded to it on the bus (`whatsapp.session.command`, broadcast).
  * Inbound envelopes are published on `channel.inbound.whatsapp.<kind>` with message id = idempotency key.
  */
-export class WhatsappSessions {
+export class WhatsappSessions implements WhatsappSessionsService {
   readonly nodeId = randomUUID();
   private readonly sessions = new Map<number, SessionManager>();
   private readonly locks: SessionLocks;
@@ -77,6 +56,17 @@ export class WhatsappSessions {
     return this.sessions.get(connectionId);
   }
 
+  /**
+   * The campaigns' number check (`campaigns.number-checkers`): for each number, true / false as WhatsApp
+   * answered through connection `connectionId` of `companyId`, or null when it cannot be asked here (the
+   * session does not run on this node, belongs to another company, or is not open). Never throws.
+   */
+  async checkNumbers(companyId: number, connectionId: number, numbers: string[]): Promise<Map<string, boolean | null>> {
+    const session = this.sessions.get(connectionId);
+    if (!session || session.companyId !== companyId) return new Map(numbers.map((n) => [n, null]));
+    return session.checkNumbers(numbers);
+  }
+
   /** Connection ids whose sessions run on this node. */
   localIds(): number[] {
     return [...this.sessions.keys()];
@@ -89,12 +79,12 @@ export class WhatsappSessions {
 
   /** Subscribes to forwarded commands (every node gets every command; the owner acts). */
   async listen(): Promise<void> {
-    this.subscription = await this.opts.bus.subscribe<SessionCommand>(
-      SESSION_COMMAND_TOPIC,
+    this.subscription = await this.opts.bus.subscribe(
+      sessionCommand,
       async (m) => {
         const c = m.payload;
         if (!c || c.origin === this.nodeId || !this.sessions.has(c.id)) return;
-        await this.run(c.companyId, c.id, c.action, { forward: false });
+        await this.run(c.companyId, c.id, c.action, { forward: false, phone: c.phone });
       },
       { broadcast: true },
     );
@@ -115,17 +105,18 @@ export class WhatsappSessions {
    * `forward`, the default) on the owning node through the bus. Answers where it ran. The caller checks the
    * connection first (`assertWhatsapp`).
    */
-  async run(companyId: number, id: number, action: SessionAction, opts: { forward?: boolean } = {}): Promise<'local' | 'forwarded' | 'skipped'> {
+  async run(companyId: number, id: number, action: SessionAction, opts: { forward?: boolean; phone?: string } = {}): Promise<'local' | 'forwarded' | 'skipped'> {
     if (this.closed) return 'skipped';
+    if (action === 'pair' && !opts.phone) throw new AppError('ERR_VALIDATION', 'pairing needs a phone number');
     const local = this.sessions.get(id);
     if (local && local.companyId !== companyId) throw new AppError('ERR_NO_WAPP_FOUND');
     if (local) {
-      await this.act(local, action);
+      await this.act(local, action, opts.phone);
       return 'local';
     }
     if (!(await this.locks.tryAcquire(id))) {
       if (opts.forward === false) return 'skipped';
-      await this.opts.bus.publish<SessionCommand>(SESSION_COMMAND_TOPIC, { companyId, id, action, origin: this.nodeId });
+      await this.opts.bus.publish(sessionCommand, { companyId, id, action, origin: this.nodeId, ...(opts.phone ? { phone: opts.phone } : {}) });
       return 'forwarded';
     }
     if (action === 'disconnect') {
@@ -138,8 +129,8 @@ export class WhatsappSessions {
       }
       return 'local';
     }
-    if (action === 'reset') await clearAuthState(this.opts.db, companyId, id);
-    const session = this.create(companyId, id);
+    if (action === 'reset' || action === 'pair') await clearAuthState(this.opts.db, companyId, id);
+    const session = this.create(companyId, id, action === 'pair' ? opts.phone : undefined);
     await session.start();
     return 'local';
   }
@@ -180,7 +171,7 @@ export class WhatsappSessions {
 
   // ------------------------------------------------------------------ internals
 
-  private async act(session: SessionManager, action: SessionAction): Promise<void> {
+  private async act(session: SessionManager, action: SessionAction, phone?: string): Promise<void> {
     switch (action) {
       case 'start':
         await session.start();
@@ -191,20 +182,22 @@ export class WhatsappSessions {
       case 'disconnect':
         await session.stop({ logout: true, clear: true, status: 'DISCONNECTED', reason: 'disconnected' });
         return;
-      case 'reset': {
+      case 'reset':
+      case 'pair': {
         const { companyId, connectionId } = session;
-        await session.stop({ logout: true, clear: true, reason: 'reset' });
+        await session.stop({ logout: true, clear: true, reason: action });
         if (!(await this.locks.tryAcquire(connectionId))) return;
         await clearAuthState(this.opts.db, companyId, connectionId);
-        await this.create(companyId, connectionId).start();
+        await this.create(companyId, connectionId, action === 'pair' ? phone : undefined).start();
         return;
       }
     }
   }
 
-  private create(companyId: number, id: number): SessionManager {
+  private create(companyId: number, id: number, pairingPhone?: string): SessionManager {
     const o = this.opts;
     const session: SessionManager = new SessionManager(companyId, id, {
+      pairingPhone,
       db: o.db,
       connections: o.connections,
       log: o.log as unknown as SessionLogger,
@@ -229,7 +222,7 @@ export class WhatsappSessions {
 
   /** Publishes envelopes on `channel.inbound.whatsapp.<kind>`, message id = idempotency key. */
   private async publish(envelopes: Envelope[]): Promise<void> {
-    for (const e of envelopes) await this.opts.bus.publish(`${INBOUND_TOPIC_PREFIX}${e.kind}`, e, { id: e.idempotencyKey });
+    for (const e of envelopes) await this.opts.bus.publish(inboundTopic(e), e, { id: e.idempotencyKey });
   }
 
   /** The lock connection died: stop those sessions quietly, then try to take them again. */

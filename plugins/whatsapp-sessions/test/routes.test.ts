@@ -2,8 +2,10 @@ import type { Socket } from 'socket.io-client';
 import type { BusMessage } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import connectionsPlugin from '@atendo/plugin-connections';
+import { connectionsService } from '@atendo/plugin-connections/contract';
 import { fakeFactory, type FakeSocket } from '../../../channels/whatsapp/test/fake-socket';
-import { createWhatsappSessionsPlugin, SESSION_LOCK_CLASS, type WhatsappSessions } from '../src/index';
+import { SESSION_LOCK_CLASS } from '../src/locks';
+import { createWhatsappSessionsPlugin, type WhatsappSessions } from '../src/plugin';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -184,6 +186,51 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     expect(await lockHeld(id)).toBe(true);
   });
 
+  test('POST /whatsappsession/:id/pairing-code pairs by phone number: PAIRING with the code (admins only), QR refreshes not pushed, then CONNECTED', async () => {
+    const id = await connection(A.admin);
+    const admin = await listen(A.admin);
+    const user = await k.createUser(A.companyId, { profile: 'user' });
+    const u = await listen(user);
+    const res = await k.as(A.admin, 'POST', `/whatsappsession/${id}/pairing-code`, { phoneNumber: '+55 (11) 98888-7777' });
+    expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 200, body: { message: 'Starting session.' } });
+    const sock = lastOf(id);
+    sock.ev.emit('connection.update', { qr: 'QR-1' });
+    await waitFor(async () => (await status(A.admin, id)).status === 'PAIRING');
+    expect(await status(A.admin, id)).toMatchObject({ status: 'PAIRING', qrcode: 'ABCD1234' });
+    expect(sock.pairingRequests).toEqual(['5511988887777']);
+    await waitFor(() => admin.events.some((e) => e.name === `company-${A.companyId}-whatsappSession` && e.payload.session?.qrcode === 'ABCD1234'));
+    await waitFor(() => u.events.some((e) => e.name === `company-${A.companyId}-whatsappSession` && e.payload.session?.status === 'PAIRING'));
+    expect(u.events.filter((e) => e.name === `company-${A.companyId}-whatsappSession`).map((e) => e.payload.session.qrcode).every((q) => q === '')).toBe(true);
+    // A QR refresh neither asks again nor replaces the code.
+    sock.ev.emit('connection.update', { qr: 'QR-2' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sock.pairingRequests).toHaveLength(1);
+    expect(await status(A.admin, id)).toMatchObject({ status: 'PAIRING', qrcode: 'ABCD1234' });
+    sock.ev.emit('creds.update', { registered: true });
+    sock.open('5511988887777:2@s.whatsapp.net');
+    await waitFor(async () => (await status(A.admin, id)).status === 'CONNECTED');
+    expect(await status(A.admin, id)).toMatchObject({ status: 'CONNECTED', qrcode: '', number: '5511988887777' });
+  });
+
+  test('pairing-code: bad numbers 400, users 403, another company 404; a refused code request falls back to the QR code', async () => {
+    const id = await connection(A.admin);
+    expectError(await k.as(A.admin, 'POST', `/whatsappsession/${id}/pairing-code`, { phoneNumber: '123' }), 400, 'ERR_VALIDATION');
+    expectError(await k.as(A.admin, 'POST', `/whatsappsession/${id}/pairing-code`, { phoneNumber: 'abc def ghij' }), 400, 'ERR_VALIDATION');
+    expectError(await k.as(A.admin, 'POST', `/whatsappsession/${id}/pairing-code`, {}), 400, 'ERR_VALIDATION');
+    const user = await k.createUser(A.companyId, { profile: 'user' });
+    expectError(await k.as(user, 'POST', `/whatsappsession/${id}/pairing-code`, { phoneNumber: '5511988887777' }), 403, 'ERR_NO_PERMISSION');
+    expectError(await k.as(B.admin, 'POST', `/whatsappsession/${id}/pairing-code`, { phoneNumber: '5511988887777' }), 404, 'ERR_NO_WAPP_FOUND');
+    expect(socketsOf(id)).toHaveLength(0);
+    expect((await k.as(A.admin, 'POST', `/whatsappsession/${id}/pairing-code`, { phoneNumber: '5511988887777' })).statusCode).toBe(200);
+    const sock = lastOf(id);
+    sock.pairingImpl = async () => {
+      throw new Error('rate-overlimit');
+    };
+    sock.ev.emit('connection.update', { qr: 'QR-FALLBACK' });
+    await waitFor(async () => (await status(A.admin, id)).qrcode === 'QR-FALLBACK');
+    expect(await status(A.admin, id)).toMatchObject({ status: 'qrcode' });
+  });
+
   test('POST /whatsapp-restart/ restarts every WhatsApp connection of the caller\'s company only', async () => {
     const C = await k.createCompany({ limits: { connections: 10 } });
     const { id: open, sock } = await openConnection(C.admin, C.companyId);
@@ -308,7 +355,7 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
   test('autostart on (WHATSAPP_SESSIONS_AUTOSTART=true): CONNECTED connections start at boot unless another node runs them; connection.created starts new ones', async () => {
     const { id: held } = await openConnection(A.admin, A.companyId);
     const free = await connection(A.admin);
-    await (k.services.get('connections') as { updateStatus(c: number, i: number, u: Json): Promise<unknown> }).updateStatus(A.companyId, free, { status: 'CONNECTED' });
+    await k.services.get(connectionsService).updateStatus(A.companyId, free, { status: 'CONNECTED' });
     const fake2 = fakeFactory();
     const k2 = await createTestKernel({
       dbName: k.dbName,

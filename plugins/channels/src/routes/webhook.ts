@@ -1,35 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
-import { AppError, ErrorResponse, Type, type Bus, type Static } from '@atendo/sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, ErrorResponse, Type, type Inbox, type PluginApp } from '@atendo/sdk';
 import { safeEqual, verifySignature } from '@atendo/channel-meta-common';
 import { META_OBJECT_CHANNEL } from '../registry';
 import type { ChannelsSettings } from '../config';
+import { META_INBOX_SOURCE, type WebhookEvent } from '../contract';
 
-/** Bus topic of a verified, not yet processed Meta webhook body. */
-export const WEBHOOK_TOPIC = 'webhook.meta.received';
 /** Largest webhook body: 1 MiB (WhatsApp batches up to 1000 updates per POST). */
 export const WEBHOOK_BODY_LIMIT = 1_048_576;
-
-/**
- * Payload of `webhook.meta.received`: the body exactly as received (base64 of the raw bytes, so nothing is
- * lost or re-encoded), its `object`, and when it arrived. The bus message id is the sha256 of the raw body.
- */
-export interface WebhookEvent {
-  object: string;
-  /** Base64 of the raw request body. */
-  body: string;
-  /** ISO time the body was received. */
-  receivedAt: string;
-  /** Which secret verified the signature: the app secret, or the Instagram app secret. */
-  signedWith: 'app' | 'instagram';
-}
 
 const HandshakeQuery = Type.Object({
   'hub.mode': Type.Optional(Type.String({ maxLength: 64 })),
   'hub.verify_token': Type.Optional(Type.String({ maxLength: 1000 })),
   'hub.challenge': Type.Optional(Type.String({ maxLength: 1000 })),
 });
-type HandshakeQuery = Static<typeof HandshakeQuery>;
 
 const Received = Type.Object({ received: Type.Boolean() });
 
@@ -51,22 +35,25 @@ const Received = Type.Object({ received: Type.Boolean() });
  *    instagram` bodies only, with META_INSTAGRAM_APP_SECRET): else 401 ERR_INVALID_SIGNATURE;
  * 5. the bytes must be a JSON object: else 400 ERR_INVALID_JSON; its `object` must be `page`, `instagram`
  *    or `whatsapp_business_account`: else 400 ERR_VALIDATION;
- * 6. the raw body is published on `webhook.meta.received` (message id = sha256 of the body) and the answer
- *    200 `{received: true}` is sent only once the bus accepted it (RabbitMQ publisher confirm); a bus
- *    failure answers 503 ERR_SERVICE_UNAVAILABLE so Meta delivers again.
- * Processing (normalizing, routing to connections) happens in the `channels.meta-webhooks` consumer.
+ * 6. the raw body is committed to the kernel's durable inbox (source `channels.meta`, key = sha256 of the
+ *    body, meta `{object, signedWith}`) and the answer 200 `{received: true}` is sent only once it is
+ *    committed: a crash after the answer loses nothing. The same body while still waiting is kept once.
+ *    A full inbox backlog (INBOX_MAX_BACKLOG) or an unreachable database answers 503
+ *    ERR_SERVICE_UNAVAILABLE, so Meta delivers again.
+ * Processing (normalizing, routing to connections, publishing the envelopes) is the inbox handler's
+ * (services/inbound.ts `inboxHandler`).
  */
-export async function webhookRoutes(app: FastifyInstance, deps: { settings: ChannelsSettings; bus: Bus; log: FastifyBaseLogger }): Promise<void> {
-  const { settings, bus, log } = deps;
+export async function webhookRoutes(app: PluginApp, deps: { settings: ChannelsSettings; inbox: Inbox; log: FastifyBaseLogger }): Promise<void> {
+  const { settings, inbox, log } = deps;
   if (!settings.appSecret) log.warn('META_APP_SECRET is not set: POST /webhook answers 503 until it is configured');
   if (!settings.verifyToken) log.warn('META_VERIFY_TOKEN is not set: webhook subscription handshakes are refused');
 
-  await app.register(async (scope) => {
+  await app.register(async (scope: PluginApp) => {
     // The signature covers the exact bytes: keep them. Scoped to this encapsulated context only.
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
 
-    scope.get<{ Querystring: HandshakeQuery }>(
+    scope.get(
       '/webhook',
       {
         config: { role: 'public' },
@@ -77,7 +64,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { settings: Chan
           response: { 200: Type.String(), 403: ErrorResponse },
         },
       },
-      async (req, reply: FastifyReply) => {
+      async (req, reply) => {
         const q = req.query;
         if (q['hub.mode'] !== 'subscribe' || !settings.verifyToken || !safeEqual(q['hub.verify_token'], settings.verifyToken)) {
           req.log.warn({ mode: q['hub.mode'] ?? null, configured: Boolean(settings.verifyToken) }, 'webhook handshake refused');
@@ -128,14 +115,10 @@ export async function webhookRoutes(app: FastifyInstance, deps: { settings: Chan
         }
         if (signedWith === 'instagram' && object !== 'instagram') throw new AppError('ERR_INVALID_SIGNATURE');
         const id = createHash('sha256').update(raw).digest('hex');
-        const event: WebhookEvent = { object, body: raw.toString('base64'), receivedAt: new Date().toISOString(), signedWith };
-        try {
-          await bus.publish(WEBHOOK_TOPIC, event, { id, headers: { object } });
-        } catch (err) {
-          req.log.error({ err, id }, 'webhook body could not be queued');
-          throw new AppError('ERR_SERVICE_UNAVAILABLE', 'Could not queue the event, deliver again');
-        }
-        req.log.info({ id, object, bytes: raw.length }, 'webhook body queued');
+        // Committed to the durable inbox before the answer: acknowledged means kept. A full backlog or an
+        // unreachable database rejects with 503 ERR_SERVICE_UNAVAILABLE (Meta delivers again).
+        const { duplicate } = await inbox.accept(META_INBOX_SOURCE, { key: id, payload: raw, meta: { object, signedWith } });
+        req.log.debug({ id, object, bytes: raw.length, duplicate }, 'webhook body accepted');
         return { received: true };
       },
     );

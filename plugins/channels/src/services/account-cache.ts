@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, Channel, Subscription } from '@atendo/sdk';
-import { CONNECTION_TOPICS, type ConnectionRef, type ConnectionsService } from '@atendo/plugin-connections';
+import { CONNECTION_TOPICS, type ConnectionRef, type ConnectionsService } from '@atendo/plugin-connections/contract';
 
 /** Bus topics that invalidate the cache (published by plugins/connections after commit). */
-export const ACCOUNT_CACHE_TOPICS: string[] = [CONNECTION_TOPICS.created, CONNECTION_TOPICS.updated, CONNECTION_TOPICS.deleted];
+export const ACCOUNT_CACHE_TOPICS = CONNECTION_TOPICS;
 
 export interface AccountCacheOptions {
   /** Lifetime of a found connection, in milliseconds (default 30 000). */
@@ -89,10 +89,10 @@ export class AccountCache {
    * invalidates on each (`payload.id`; a payload without a numeric id clears the whole cache).
    */
   subscribe(bus: Bus, log: FastifyBaseLogger): Promise<Subscription> {
-    return bus.subscribe<{ id?: unknown }>(
-      ACCOUNT_CACHE_TOPICS,
+    return bus.subscribe(
+      [...ACCOUNT_CACHE_TOPICS],
       (message) => {
-        const id = message.payload?.id;
+        const id: unknown = message.payload?.id;
         this.invalidate(typeof id === 'number' && Number.isInteger(id) ? id : undefined);
         log.debug({ topic: message.topic, connectionId: id }, 'channels: account cache invalidated');
       },

@@ -1,20 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { envelopeErrors, isEnvelope, PermanentError, RetryableError, type Bus, type BusMessage, type Channel, type ChannelAdapter, type Envelope, type Subscription } from '@atendo/sdk';
-import type { ConnectionsService } from '@atendo/plugin-connections';
+import { envelopeErrors, inboundTopic, isEnvelope, PermanentError, RetryableError, type Bus, type BusMessage, type Channel, type ChannelAdapter, type Envelope, type InboxEvent, type Subscription } from '@atendo/sdk';
+import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import { META_OBJECT_CHANNEL } from '../registry';
 import type { AccountCache } from './account-cache';
 import { downloadInboundMedia, type MediaDeps } from './media';
-import { WEBHOOK_TOPIC, type WebhookEvent } from '../routes/webhook';
+import { metaWebhookReceived, WEBHOOK_QUEUE, type WebhookEvent } from '../contract';
 
-/** Queue of the webhook consumer. */
-export const WEBHOOK_QUEUE = 'channels.meta-webhooks';
 /** Envelopes published concurrently (in order) per batch. */
 const PUBLISH_BATCH = 100;
-
-/** Topic an envelope is published on: `channel.inbound.<channel>.<kind>`. */
-export function inboundTopic(e: Pick<Envelope, 'channel' | 'kind'>): string {
-  return `channel.inbound.${e.channel}.${e.kind}`;
-}
 
 export interface InboundDeps {
   bus: Bus;
@@ -50,12 +43,34 @@ export interface InboundResult {
  * envelopes already published are published again with the same ids, which consumers dedupe).
  */
 export async function processWebhook(deps: InboundDeps, message: BusMessage<WebhookEvent>): Promise<InboundResult> {
-  const { log } = deps;
   const event = message.payload;
   if (!event || typeof event.body !== 'string') throw new PermanentError('webhook event without a body');
+  const receivedAt = typeof event.receivedAt === 'string' ? event.receivedAt : message.publishedAt;
+  return processWebhookBody(deps, Buffer.from(event.body, 'base64'), { id: message.id, receivedAt });
+}
+
+/**
+ * The inbox handler of `channels.meta` (the bodies `POST /webhook` accepted): processes one body like
+ * `processWebhook`, its envelopes published `durable` (resolved once the consumers have handled them on
+ * the in-process bus; once RabbitMQ confirmed them), so that the inbox deletes the body only when its
+ * messages can no longer be lost.
+ */
+export function inboxHandler(deps: InboundDeps): (e: InboxEvent) => Promise<void> {
+  return async (e) => {
+    await processWebhookBody(deps, e.payload, { id: e.key, receivedAt: e.receivedAt, durable: true });
+  };
+}
+
+/**
+ * One raw webhook body (bytes as received): see `processWebhook`. `ref.id` names it in logs (the sha256 of
+ * the body); `ref.durable` publishes the envelopes with `{durable: true}`.
+ */
+export async function processWebhookBody(deps: InboundDeps, raw: Buffer, ref: { id: string; receivedAt: string; durable?: boolean }): Promise<InboundResult> {
+  const { log } = deps;
+  const message = { id: ref.id };
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.from(event.body, 'base64').toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     throw new PermanentError('webhook body is not JSON', { cause: err });
   }
@@ -65,7 +80,7 @@ export async function processWebhook(deps: InboundDeps, message: BusMessage<Webh
   const adapter = deps.adapters.get(channel);
   if (!adapter) throw new PermanentError(`no adapter for channel ${channel}`);
 
-  const receivedAt = typeof event.receivedAt === 'string' ? event.receivedAt : message.publishedAt;
+  const receivedAt = ref.receivedAt;
   const result: InboundResult = { published: 0, skipped: 0, invalid: 0 };
   const known = new Map<string, { companyId: number; connectionId: number } | undefined>();
 
@@ -117,7 +132,7 @@ export async function processWebhook(deps: InboundDeps, message: BusMessage<Webh
         await Promise.all(batch.map((e) => downloadInboundMedia(media, e)));
       }
       try {
-        await Promise.all(batch.map((e) => deps.bus.publish(inboundTopic(e), e, { id: e.idempotencyKey, headers: { companyId: String(e.companyId) } })));
+        await Promise.all(batch.map((e) => deps.bus.publish(inboundTopic(e), e, { id: e.idempotencyKey, headers: { companyId: String(e.companyId) }, durable: ref.durable })));
       } catch (err) {
         throw new RetryableError('publishing an envelope failed', { cause: err });
       }
@@ -128,10 +143,14 @@ export async function processWebhook(deps: InboundDeps, message: BusMessage<Webh
   return result;
 }
 
-/** Starts the webhook consumer: queue `channels.meta-webhooks` (or `deps.queue`), prefetch 16, retries then `<queue>.dlq`. */
+/**
+ * Starts the webhook consumer: queue `channels.meta-webhooks` (or `deps.queue`), prefetch 16, retries then
+ * `<queue>.dlq`. `POST /webhook` no longer publishes there (bodies go through the durable inbox); the
+ * consumer stays for bodies an earlier version queued on RabbitMQ and for dead letters put back.
+ */
 export function startInboundConsumer(deps: InboundDeps): Promise<Subscription> {
-  return deps.bus.subscribe<WebhookEvent>(
-    WEBHOOK_TOPIC,
+  return deps.bus.subscribe(
+    metaWebhookReceived,
     async (message) => {
       await processWebhook(deps, message);
     },

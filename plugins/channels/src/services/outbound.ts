@@ -1,4 +1,5 @@
 import { join, normalize, sep } from 'node:path';
+import type { ConnectionCache } from './connection-cache';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CHANNELS,
@@ -8,48 +9,20 @@ import {
   type AdapterContext,
   type Bus,
   type BusMessage,
+  messageFailed,
+  messageSend,
+  messageSent,
   type Channel,
   type ChannelAdapter,
+  type MessageSentEvent,
   type SendCommand,
   type Subscription,
   type UploadService,
 } from '@atendo/sdk';
 import { graphErrorOf } from '@atendo/channel-meta-common';
-import type { ConnectionsService } from '@atendo/plugin-connections';
+import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import { META_OUTBOUND_CHANNELS } from '../registry';
-
-/** Queue of the outbound consumer. */
-export const OUTBOUND_QUEUE = 'channels.outbound';
-export const SEND_TOPIC = 'message.send';
-export const SENT_TOPIC = 'message.sent';
-export const FAILED_TOPIC = 'message.failed';
-
-/** Payload of `message.sent`: the provider id (`wid`) of a message the tickets plugin stored as pending. */
-export interface MessageSentEvent {
-  companyId: number;
-  messageId: number;
-  ticketId?: number;
-  connectionId: number;
-  channel: Channel;
-  /** Provider message id (wamid / mid). */
-  wid: string;
-}
-
-/** Payload of `message.failed`: why a send will not happen. */
-export interface MessageFailedEvent {
-  companyId: number;
-  messageId: number;
-  ticketId?: number;
-  connectionId?: number;
-  channel?: Channel;
-  error: {
-    /** Graph error code as text (`131047`), or a catalogue/plugin code (`ERR_NO_WAPP_FOUND`, `ERR_SENDING_WAPP_MSG`). */
-    code: string;
-    text: string;
-    /** True when the failure was retryable but the retries ran out. */
-    retryable: boolean;
-  };
-}
+import { OUTBOUND_QUEUE, type MetaSendFailedEvent } from '../contract';
 
 export interface OutboundDeps {
   bus: Bus;
@@ -67,22 +40,24 @@ export interface OutboundDeps {
   signal: AbortSignal;
   /** Queue name (default OUTBOUND_QUEUE). */
   queue?: string;
+  /** Caches the connection lookups of consecutive sends (see ConnectionCache); absent: one lookup per send. */
+  connectionCache?: ConnectionCache;
 }
 
 const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2147483647;
 /** A message id: a stored message's id, or 0 for a system message that is not in a ticket (SDK `SendCommand`). */
 const isMessageId = (v: unknown): v is number => v === 0 || isPositiveInt(v);
 /** Result ids dedupe redeliveries of one stored message; system messages (id 0) get a fresh id each. */
-const resultId = (topic: string, cmd: SendCommand) => (cmd.messageId === 0 ? undefined : `${topic}:${cmd.companyId}:${cmd.messageId}`);
+const resultId = (topic: { name: string }, cmd: SendCommand) => (cmd.messageId === 0 ? undefined : `${topic.name}:${cmd.companyId}:${cmd.messageId}`);
 
 /**
  * The connection of a command, as the adapter sees it. Throws PermanentError when it does not exist in the
  * command's company, is on another channel, or lacks the Meta account id / token.
  */
-async function loadConnection(deps: OutboundDeps, cmd: SendCommand): Promise<AdapterConnection> {
+async function loadConnection(deps: OutboundDeps, cmd: SendCommand, connectionId: number): Promise<AdapterConnection> {
   let conn;
   try {
-    conn = await deps.connections.getWithSecrets(cmd.companyId, cmd.connectionId);
+    conn = deps.connectionCache ? await deps.connectionCache.get(cmd.companyId, connectionId) : await deps.connections.getWithSecrets(cmd.companyId, connectionId);
   } catch (err) {
     throw new RetryableError('connection lookup failed', { cause: err });
   }
@@ -166,7 +141,7 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
 
   const fail = async (code: string, text: string, retryable: boolean) => {
     if (!isPositiveInt(cmd.companyId) || !isMessageId(cmd.messageId)) return; // nobody to tell
-    const event: MessageFailedEvent = {
+    const event: MetaSendFailedEvent = {
       companyId: cmd.companyId,
       messageId: cmd.messageId,
       ticketId: isPositiveInt(cmd.ticketId) ? cmd.ticketId : undefined,
@@ -174,7 +149,7 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
       channel,
       error: { code, text: text.slice(0, 1000), retryable },
     };
-    await deps.bus.publish(FAILED_TOPIC, event, { id: resultId(FAILED_TOPIC, cmd) });
+    await deps.bus.publish(messageFailed, event, { id: resultId(messageFailed, cmd) });
   };
 
   try {
@@ -183,7 +158,7 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
     }
     const adapter = deps.adapters.get(channel);
     if (!adapter) throw new SendFailure('ERR_SENDING_WAPP_MSG', `no adapter for channel ${channel}`);
-    const conn = await loadConnection(deps, cmd);
+    const conn = await loadConnection(deps, cmd, cmd.connectionId);
     const ctx: AdapterContext = {
       log,
       graphUrl: deps.graphUrl,
@@ -201,7 +176,7 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
       channel,
       wid: externalId,
     };
-    await deps.bus.publish(SENT_TOPIC, sent, { id: resultId(SENT_TOPIC, cmd) });
+    await deps.bus.publish(messageSent, sent, { id: resultId(messageSent, cmd) });
     log.info({ wid: externalId }, 'message sent');
     return 'sent';
   } catch (err) {
@@ -231,8 +206,8 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
 
 /** Starts the outbound consumer: queue `channels.outbound` (or `deps.queue`), prefetch 16, `retries` retries, then `<queue>.dlq`. */
 export function startOutboundConsumer(deps: OutboundDeps): Promise<Subscription> {
-  return deps.bus.subscribe<SendCommand>(
-    SEND_TOPIC,
+  return deps.bus.subscribe(
+    messageSend,
     async (message) => {
       await handleSend(deps, message);
     },

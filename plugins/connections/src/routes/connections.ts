@@ -1,16 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { AppError, ErrorResponse, hasRole, IdParams, Type } from '@atendo/sdk';
-import {
-  ConnectionSchema,
-  CreateConnectionBody,
-  DeletedAnswer,
-  ListConnectionsQuery,
-  UpdateConnectionBody,
-  type ConnectionBody,
-} from '../schemas/connections';
+import type {} from '@fastify/multipart';
+import { AppError, errorResponses, hasRole, IdParams, Type, type PluginApp } from '@atendo/sdk';
+import { ConnectionDetailSchema, ConnectionSchema } from '../contract';
+import { CreateConnectionBody, DeletedAnswer, ListConnectionsQuery, UpdateConnectionBody } from '../schemas/connections';
 import type { ConnectionStore } from '../services/connections';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /**
  * Connection routes (spec 2-tickets.md §2 "Connections page", §3, §5, §7 "Connections"; wire-shapes
@@ -21,17 +15,23 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
  * - `GET /whatsapp`, `GET /whatsapp/` (any signed-in user) -> `Connection[]` of the caller's company, by id,
  *   each with `queues: [{id, name, color, greetingMessage}]`. The `session` and `companyId` query
  *   parameters of old clients are accepted and ignored.
- * - `GET /whatsapp/:id` (any signed-in user) -> `Connection` (+ `token` for admins); 404 ERR_NO_WAPP_FOUND.
+ * - `GET /whatsapp/:id` (any signed-in user) -> `Connection` (+ `token` for admins) whose queues also carry
+ *   `integrationId`, `fileListId`, `closeTicket`, `promptId` and `chatbots` [{id, name, greetingMessage,
+ *   closeTicket}], and `prompt` (null); 404 ERR_NO_WAPP_FOUND.
  * - `POST /whatsapp` (admin) -> 200 `Connection & {token}`. 400 ERR_VALIDATION, ERR_WAPP_GREETING_REQUIRED,
  *   ERR_PLAN_LIMIT_REACHED; 403 ERR_FEATURE_NOT_IN_PLAN (channel flag); 404 ERR_NO_QUEUE_FOUND; 409
  *   ERR_DUPLICATED_NAME, ERR_DUPLICATED_TOKEN, ERR_DUPLICATED_EXTERNAL_ACCOUNT.
  * - `PUT /whatsapp/:id` (admin) -> 200 `Connection & {token}`; the same errors plus 404 ERR_NO_WAPP_FOUND and
  *   400 ERR_NO_OTHER_WHATSAPP (unsetting the default).
  * - `DELETE /whatsapp/:id` (admin) -> 200 `{message}`; 404 ERR_NO_WAPP_FOUND.
+ * - `POST /whatsapp/:id/media-upload` (admin) multipart `file`: the greeting media (image, audio, video or
+ *   document by content, at most 16 MiB) -> 200 `Connection & {token}` with `greetingMediaAttachment` its
+ *   stored path; 415 ERR_UPLOAD_TYPE, 413 ERR_PAYLOAD_TOO_LARGE, 400 ERR_VALIDATION (no file), 404.
+ * - `DELETE /whatsapp/:id/media-upload` (admin) -> 200 `Connection & {token}` without greeting media.
  * Non-admin callers of the writes get 403 ERR_NO_PERMISSION. Writes push `company-{id}-whatsapp`
  * `{action:'update', whatsapp}` / `{action:'delete', whatsappId}` after commit.
  */
-export async function connectionsRoutes(app: FastifyInstance, deps: { store: ConnectionStore }): Promise<void> {
+export async function connectionsRoutes(app: PluginApp, deps: { store: ConnectionStore }): Promise<void> {
   const { store } = deps;
 
   const list = {
@@ -42,33 +42,49 @@ export async function connectionsRoutes(app: FastifyInstance, deps: { store: Con
   }
 
   app.get('/whatsapp/:id', {
-    schema: { tags: ['connections'], summary: 'One connection', params: IdParams, querystring: ListConnectionsQuery, response: { 200: ConnectionSchema, ...errors } },
+    schema: { tags: ['connections'], summary: 'One connection', params: IdParams, querystring: ListConnectionsQuery, response: { 200: ConnectionDetailSchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const admin = hasRole(req.auth, 'admin');
     const connection = await store.get(req.auth.companyId, id, { withToken: admin, withQrcode: admin });
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
-    return connection;
+    return { ...connection, queues: await store.detailedQueues(req.auth.companyId, connection.queues), prompt: null };
   });
 
   app.post('/whatsapp', {
     config: { role: 'admin' },
     schema: { tags: ['connections'], summary: 'Create a connection', body: CreateConnectionBody, response: { 200: ConnectionSchema, ...errors } },
-  }, async (req) => store.create(req.auth.companyId, req.body as ConnectionBody & { name: string }));
+  }, async (req) => store.create(req.auth.companyId, req.body));
+
+  app.post('/whatsapp/:id/media-upload', {
+    config: { role: 'admin' },
+    schema: {
+      tags: ['connections'],
+      summary: 'Attach the greeting media (multipart `file`: image, audio, video or document, at most 16 MiB), replacing the previous one',
+      consumes: ['multipart/form-data'],
+      params: IdParams,
+      response: { 200: ConnectionSchema, ...errorResponses(413, 415), ...errors },
+    },
+  }, async (req) => store.setGreetingMedia(req.auth.companyId, req.params.id, () => req.file()));
+
+  app.delete('/whatsapp/:id/media-upload', {
+    config: { role: 'admin' },
+    schema: { tags: ['connections'], summary: 'Remove the greeting media', params: IdParams, response: { 200: ConnectionSchema, ...errors } },
+  }, async (req) => store.clearGreetingMedia(req.auth.companyId, req.params.id));
 
   app.put('/whatsapp/:id', {
     config: { role: 'admin' },
     schema: { tags: ['connections'], summary: 'Update a connection', params: IdParams, body: UpdateConnectionBody, response: { 200: ConnectionSchema, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
-    return store.update(req.auth.companyId, id, req.body as ConnectionBody);
+    const { id } = req.params;
+    return store.update(req.auth.companyId, id, req.body);
   });
 
   app.delete('/whatsapp/:id', {
     config: { role: 'admin' },
     schema: { tags: ['connections'], summary: 'Delete a connection', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     await store.remove(req.auth.companyId, id);
     return { message: 'Connection deleted' };
   });

@@ -1,18 +1,6 @@
-import { Type, type Static, type TSchema } from '@atendo/sdk';
+import { Nullable, Type, type Static } from '@atendo/sdk';
+import { CHANNELS } from '../contract';
 
-/** Channels a connection can belong to (wire-shapes "Whatsapp".channel). */
-export const CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-/** Channels served through Meta's Graph API: they need a page / account id and an access token. */
-export const META_CHANNELS: readonly Channel[] = ['whatsappapi', 'facebook', 'instagram'];
-
-/**
- * Connection statuses (spec 2-tickets.md §4 "Connection status"). The session manager may also store
- * import-related markers; any string of at most 50 characters is accepted by `updateStatus`.
- */
-export const CONNECTION_STATUSES = ['DISCONNECTED', 'OPENING', 'qrcode', 'CONNECTED', 'TIMEOUT', 'PAIRING'] as const;
-export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export const MAX_ID = 2147483647;
 /** Upper bound of every minutes field: one year. */
@@ -30,11 +18,9 @@ export const MAX_TEXT = 5000;
 const LooseInteger = (opts: { minimum: number; maximum: number }) =>
   Type.Unsafe<number | string | null>({ anyOf: [{ type: 'integer', ...opts }, { type: 'string', pattern: '^[0-9]{0,10}$' }, { type: 'null' }] });
 /** String or null, at most `maxLength` characters. */
-const NullableString = (maxLength: number) => Type.Unsafe<string | null>({ type: 'string', nullable: true, maxLength });
+const NullableString = (maxLength: number) => Nullable(Type.String({ maxLength }));
 /** Boolean or null. */
-const NullableBoolean = () => Type.Unsafe<boolean | null>({ type: 'boolean', nullable: true });
-/** Nullable variant of any schema (response side). */
-const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+const NullableBoolean = () => Nullable(Type.Boolean());
 
 /** One weekday of a connection's service hours; times are `HH:mm` or `''` (checked in code). */
 export const ScheduleItem = Type.Object(
@@ -109,70 +95,5 @@ export const ListConnectionsQuery = Type.Object({
   session: Type.Optional(Type.String({ maxLength: 20 })),
   companyId: Type.Optional(Type.String({ maxLength: 20 })),
 });
-
-/** A queue of a connection as answers show it. */
-export const ConnectionQueueSchema = Type.Object(
-  { id: Type.Integer(), name: Type.String(), color: Type.String(), greetingMessage: Nullable(Type.String()) },
-  { additionalProperties: false },
-);
-
-const connectionProperties = {
-  id: Type.Integer(),
-  companyId: Type.Integer(),
-  name: Type.String(),
-  channel: Type.String(),
-  status: Type.String(),
-  qrcode: Type.String(),
-  retries: Type.Integer(),
-  number: Type.String(),
-  battery: Nullable(Type.String()),
-  plugged: Nullable(Type.Boolean()),
-  isDefault: Type.Boolean(),
-  allowGroup: Type.Boolean(),
-  provider: Type.String(),
-  greetingMessage: Nullable(Type.String()),
-  complationMessage: Nullable(Type.String()),
-  outOfHoursMessage: Nullable(Type.String()),
-  ratingMessage: Nullable(Type.String()),
-  farewellMessage: Nullable(Type.String()),
-  inactiveMessage: Nullable(Type.String()),
-  expiresInactiveMessage: Nullable(Type.String()),
-  maxUseBotQueues: Type.Integer(),
-  maxUseBotQueuesNPS: Type.Integer(),
-  expiresTicket: Type.Integer(),
-  expiresTicketNPS: Type.Integer(),
-  timeInactiveMessage: Type.Integer(),
-  timeUseBotQueues: Type.Integer(),
-  timeSendQueue: Type.Integer(),
-  sendIdQueue: Nullable(Type.Integer()),
-  whenExpiresTicket: Type.String(),
-  timeCreateNewTicket: Type.Integer(),
-  groupAsTicket: Type.String(),
-  greetingMediaAttachment: Nullable(Type.String()),
-  importOldMessages: Nullable(Type.String()),
-  importRecentMessages: Nullable(Type.String()),
-  importOldMessagesGroups: Nullable(Type.Boolean()),
-  closedTicketsPostImported: Nullable(Type.Boolean()),
-  statusImportMessages: Nullable(Type.String()),
-  integrationId: Nullable(Type.Integer()),
-  promptId: Nullable(Type.Integer()),
-  schedules: Type.Array(Type.Object({}, { additionalProperties: true })),
-  facebookUserId: Nullable(Type.String()),
-  facebookPageUserId: Nullable(Type.String()),
-  /** True when a Meta access token is stored (the token itself is never answered). */
-  hasToken: Type.Boolean(),
-  /** The external-API token: only in admin answers of GET /whatsapp/:id, POST and PUT. */
-  token: Type.Optional(Type.String()),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  queues: Type.Array(ConnectionQueueSchema),
-};
-
-/**
- * A connection as every answer and event shows it. `additionalProperties: false` makes the serializer drop
- * anything else, so stored secrets (session, facebookUserToken, tokenMeta) cannot leak even by mistake.
- */
-export const ConnectionSchema = Type.Object(connectionProperties, { additionalProperties: false });
-export type ConnectionOut = Static<typeof ConnectionSchema>;
 
 export const DeletedAnswer = Type.Object({ message: Type.String() });

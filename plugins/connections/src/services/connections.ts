@@ -1,114 +1,25 @@
 import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, type Bus, type IdentityService, type PlanFeature, type Realtime, type ServiceRegistry } from '@atendo/sdk';
-import { CHANNELS, MAX_BOT_USES, MAX_ID, MAX_MINUTES, META_CHANNELS, type Channel, type ConnectionBody, type ConnectionOut } from '../schemas/connections';
-
-/** A queue of a connection as answers show it. */
-export interface ConnectionQueue {
-  id: number;
-  name: string;
-  color: string;
-  greetingMessage: string | null;
-}
-
-/**
- * A connection as answers and events show it (wire-shapes "Whatsapp" without its secrets): no `session`,
- * `facebookUserToken` or `tokenMeta` ever; `hasToken` tells whether a Meta token is stored. `token` (the
- * external-API token) is only present where the caller asked for it (admin answers).
- */
-export type Connection = ConnectionOut;
-
-/** The secrets of a connection, for channel adapters and the external API only (never for answers). */
-export interface ConnectionSecrets {
-  /** External-API token (30 characters A-Z0-9 when generated). */
-  token: string;
-  /** Meta access token (Meta channels). */
-  facebookUserToken: string | null;
-  tokenMeta: string | null;
-  /** Baileys auth state (whatsapp channel), as saved by `saveSession`. */
-  session: string | null;
-}
-
-/** What webhook routing and the external API need to know about a connection. */
-export interface ConnectionRef {
-  id: number;
-  companyId: number;
-  channel: Channel;
-}
-
-/** A session status change reported by a channel adapter. */
-export interface StatusUpdate {
-  /** DISCONNECTED, OPENING, qrcode, CONNECTED, TIMEOUT, PAIRING or an import marker (1..50 chars). */
-  status: string;
-  /** The QR code text to show ('' clears it; the client closes its QR modal on ''). Unchanged when absent. */
-  qrcode?: string;
-  /** Reconnection attempts so far. Unchanged when absent. */
-  retries?: number;
-  /** The account's phone number (digits). Unchanged when absent. */
-  number?: string;
-}
-
-/**
- * The `connections` service (`ctx.services.get<ConnectionsService>('connections')`). Every method that takes
- * a `companyId` is scoped to it: ids of another company are unknown. Read methods answer `undefined` for
- * unknown ids; write methods throw AppError 404 ERR_NO_WAPP_FOUND.
- */
-export interface ConnectionsService {
-  /** One connection (public shape, with queues; no secrets, no token). */
-  get(companyId: number, id: number): Promise<Connection | undefined>;
-  /**
-   * The company's default connection. With `channel`: the default when it is on that channel, else the
-   * channel's oldest connection preferring CONNECTED ones; undefined when the company has none there.
-   */
-  getDefault(companyId: number, channel?: Channel): Promise<Connection | undefined>;
-  /** The company's connections ordered by id (public shape). */
-  list(companyId: number): Promise<Connection[]>;
-  /** The public shape plus the secrets: for channel adapters only, never to be answered to a client. */
-  getWithSecrets(companyId: number, id: number): Promise<(Connection & ConnectionSecrets) | undefined>;
-  /**
-   * Webhook routing: the connection of `channel` whose Meta account id (`facebookPageUserId`: page id,
-   * Instagram account id or WhatsApp Cloud phone-number id) is `externalAccountId`, across all companies.
-   */
-  findByExternalAccount(channel: Channel, externalAccountId: string): Promise<ConnectionRef | undefined>;
-  /** External API: the connection whose external-API token is `token`, across all companies. */
-  findByApiToken(token: string): Promise<ConnectionRef | undefined>;
-  /**
-   * Boot-time listing across all companies (for session managers): every connection of `channel` in
-   * `status`, ordered by id. Returns references only, no settings or secrets.
-   */
-  listByChannelStatus(channel: Channel, status: string): Promise<ConnectionRef[]>;
-  /**
-   * Persists a session status change (and bumps `updatedAt`), then emits `company-{id}-whatsappSession`
-   * `{action:'update', session:{id, status, qrcode, retries, updatedAt, number}}` and `company-{id}-whatsapp`
-   * `{action:'update', whatsapp}`. Throws 404 ERR_NO_WAPP_FOUND, 400 ERR_VALIDATION for bad values.
-   */
-  updateStatus(companyId: number, id: number, update: StatusUpdate): Promise<Connection>;
-  /** Stores (or clears with null) the Baileys auth state; no event, `updatedAt` unchanged. 404 ERR_NO_WAPP_FOUND. */
-  saveSession(companyId: number, id: number, session: string | null): Promise<void>;
-  /** Ids of the existing queues the connection routes to, in queue order; [] for unknown connections. */
-  queueIdsOf(companyId: number, id: number): Promise<number[]>;
-}
-
-/** Bus topics published after commit, for the session manager and other plugins to react to. */
-export const CONNECTION_TOPICS = {
-  created: 'connection.created',
-  updated: 'connection.updated',
-  deleted: 'connection.deleted',
-} as const;
-
-/** Payload of the `connection.*` bus events. `changed` lists the body keys an update applied. */
-export interface ConnectionBusEvent {
-  companyId: number;
-  id: number;
-  channel: Channel;
-  changed?: string[];
-}
-
-/** The part of the queues plugin's service this plugin uses (resolved lazily; the plugin is optional). */
-interface QueueLookup {
-  getQueue(companyId: number, id: number): Promise<(ConnectionQueue & { orderQueue?: number | null }) | undefined>;
-}
+import { AppError, UPLOAD_TYPES, type Bus, type IdentityService, type PlanFeature, type Realtime, type ServiceRegistry, type Topic, type UploadFile, type UploadService, iso } from '@atendo/sdk';
+import { queuesService, type QueuesService } from '@atendo/plugin-queues/contract';
+import {
+  CHANNELS,
+  connectionCreated,
+  connectionDeleted,
+  connectionUpdated,
+  META_CHANNELS,
+  type Channel,
+  type Connection,
+  type ConnectionBusEvent,
+  type ConnectionQueue,
+  type ConnectionQueueDetail,
+  type ConnectionRef,
+  type ConnectionSecrets,
+  type ConnectionsService,
+  type StatusUpdate,
+} from '../contract';
+import { MAX_BOT_USES, MAX_ID, MAX_MINUTES, type ConnectionBody } from '../schemas/connections';
 
 /** Audiences a socket is put in by this plugin's resolver: admins see QR codes, other users do not. */
 export const AUDIENCE_ADMIN = 'connections:admin';
@@ -143,7 +54,6 @@ export function isMetaChannel(channel: string): boolean {
   return (META_CHANNELS as readonly string[]).includes(channel);
 }
 
-const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? ''));
 const blank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** Columns every public read selects (never `session`, `facebook_user_token`, `token_meta`). */
@@ -371,10 +281,17 @@ function checkImportDates(oldDate: unknown, recentDate: unknown, now = Date.now(
  * serialised); creates run inside `identity.withinPlanLimit` (plan limit `connections`). Events are
  * emitted after commit.
  */
+/** Upload folder of greeting media (under the company's folder). */
+export const GREETING_MEDIA_AREA = 'greeting';
+/** Greeting media WhatsApp can send: images, audio, video and documents, checked by content. */
+export const GREETING_MEDIA_TYPES: readonly string[] = [...UPLOAD_TYPES.images, ...UPLOAD_TYPES.audio, ...UPLOAD_TYPES.video, ...UPLOAD_TYPES.documents];
+/** Largest greeting media file: 16 MiB (WhatsApp's media limit). */
+export const GREETING_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+
 export class ConnectionStore implements ConnectionsService {
   constructor(
     private readonly db: Knex,
-    private readonly deps: { identity: IdentityService; realtime: Realtime; bus: Bus; services: ServiceRegistry; log: FastifyBaseLogger },
+    private readonly deps: { identity: IdentityService; realtime: Realtime; bus: Bus; services: ServiceRegistry; log: FastifyBaseLogger; uploads?: UploadService },
   ) {}
 
   // ------------------------------------------------------------------ reads
@@ -490,7 +407,7 @@ export class ConnectionStore implements ConnectionsService {
     }
     if (result.previousDefault) await this.emitUpdate(companyId, result.previousDefault);
     await this.emitUpdate(companyId, result.id);
-    this.publish(CONNECTION_TOPICS.created, { companyId, id: result.id, channel });
+    this.publish(connectionCreated, { companyId, id: result.id, channel });
     return (await this.get(companyId, result.id, { withToken: true }))!;
   }
 
@@ -556,7 +473,7 @@ export class ConnectionStore implements ConnectionsService {
     }
     if (previousDefault) await this.emitUpdate(companyId, previousDefault);
     await this.emitUpdate(companyId, id);
-    this.publish(CONNECTION_TOPICS.updated, { companyId, id, channel, changed: changedKeys(body) });
+    this.publish(connectionUpdated, { companyId, id, channel, changed: changedKeys(body) });
     return (await this.get(companyId, id, { withToken: true }))!;
   }
 
@@ -578,7 +495,7 @@ export class ConnectionStore implements ConnectionsService {
     });
     this.emit(companyId, `company-${companyId}-whatsapp`, { action: 'delete', whatsappId: id });
     if (promoted) await this.emitUpdate(companyId, promoted);
-    this.publish(CONNECTION_TOPICS.deleted, { companyId, id, channel });
+    this.publish(connectionDeleted, { companyId, id, channel });
   }
 
   async updateStatus(companyId: number, id: number, update: StatusUpdate): Promise<Connection> {
@@ -698,8 +615,34 @@ export class ConnectionStore implements ConnectionsService {
       .map(({ id, name, color, greetingMessage }) => ({ id, name, color, greetingMessage }));
   }
 
-  private queueService(): QueueLookup | undefined {
-    return this.deps.services.has('queues') ? this.deps.services.get<QueueLookup>('queues') : undefined;
+  /**
+   * The queues of `connection` as `GET /whatsapp/:id` shows them (wire-shapes: each queue with
+   * `integrationId`, `fileListId`, `closeTicket`, `promptId` and its first-level `chatbots` {id, name,
+   * greetingMessage, closeTicket}), in the connection's order. Queues that no longer exist are skipped.
+   */
+  async detailedQueues(companyId: number, queues: ConnectionQueue[]): Promise<ConnectionQueueDetail[]> {
+    const svc = this.queueService();
+    if (!svc) return queues.map((q) => ({ ...q, integrationId: null, fileListId: null, closeTicket: false, promptId: null, chatbots: [] }));
+    const out = await Promise.all(
+      queues.map(async (q) => {
+        const [full, tree] = await Promise.all([svc.getQueue(companyId, q.id), svc.chatbotTree(companyId, q.id)]);
+        if (!full) return undefined;
+        return {
+          ...q,
+          integrationId: full.integrationId ?? null,
+          fileListId: full.fileListId ?? null,
+          closeTicket: Boolean(full.closeTicket),
+          promptId: full.promptId ?? null,
+          chatbots: tree.map((c) => ({ id: c.id, name: c.name, greetingMessage: c.greetingMessage ?? null, closeTicket: Boolean(c.closeTicket) })),
+        };
+      }),
+    );
+    return out.filter((q): q is NonNullable<typeof q> => Boolean(q));
+  }
+
+  /** The queues plugin's service (an optional dependency: undefined when the plugin is not loaded). */
+  private queueService(): QueuesService | undefined {
+    return this.deps.services.has(queuesService) ? this.deps.services.get(queuesService) : undefined;
   }
 
   /** Distinct ids, each a queue of the company; 404 ERR_NO_QUEUE_FOUND otherwise (or without the queues plugin). */
@@ -729,6 +672,57 @@ export class ConnectionStore implements ConnectionsService {
     }
   }
 
+  // ------------------------------------------------------------------ greeting media
+
+  /**
+   * Stores `file` (from `nextFile`) as connection `id`'s greeting media (`greetingMediaAttachment`, the
+   * stored path under the company's upload folder `greeting/`), replacing and deleting the previous one.
+   * Checked by content against GREETING_MEDIA_TYPES and GREETING_MEDIA_MAX_BYTES: 415 ERR_UPLOAD_TYPE, 413
+   * ERR_PAYLOAD_TOO_LARGE; 400 ERR_VALIDATION without a file part; 404 ERR_NO_WAPP_FOUND (another company's
+   * too). Pushes `company-{id}-whatsapp` update.
+   */
+  async setGreetingMedia(companyId: number, id: number, nextFile: () => Promise<UploadFile | undefined>): Promise<Connection> {
+    const uploads = this.uploadsOrFail();
+    if (!(await this.db('whatsapps').where({ companyId, id }).first('id'))) throw new AppError('ERR_NO_WAPP_FOUND');
+    const file = await nextFile();
+    if (!file) throw new AppError('ERR_VALIDATION', 'A multipart file part is required');
+    const stored = await uploads.save(companyId, GREETING_MEDIA_AREA, file, { allow: GREETING_MEDIA_TYPES, maxBytes: GREETING_MEDIA_MAX_BYTES });
+    let previous: string | null;
+    try {
+      previous = await this.db.transaction(async (trx) => {
+        const row = await trx('whatsapps').where({ companyId, id }).forUpdate().first('greetingMediaAttachment');
+        if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+        await trx('whatsapps').where({ companyId, id }).update({ greetingMediaAttachment: stored.path, updatedAt: trx.fn.now() });
+        return (row.greetingMediaAttachment as string | null) ?? null;
+      });
+    } catch (err) {
+      await uploads.remove(companyId, stored.path);
+      throw err;
+    }
+    if (previous && previous !== stored.path) await uploads.remove(companyId, previous);
+    await this.emitUpdate(companyId, id);
+    return (await this.get(companyId, id, { withToken: true }))!;
+  }
+
+  /** Removes connection `id`'s greeting media (the file is deleted after commit); pushes the update. */
+  async clearGreetingMedia(companyId: number, id: number): Promise<Connection> {
+    const uploads = this.uploadsOrFail();
+    const previous = await this.db.transaction(async (trx) => {
+      const row = await trx('whatsapps').where({ companyId, id }).forUpdate().first('greetingMediaAttachment');
+      if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+      await trx('whatsapps').where({ companyId, id }).update({ greetingMediaAttachment: null, updatedAt: trx.fn.now() });
+      return (row.greetingMediaAttachment as string | null) ?? null;
+    });
+    if (previous) await uploads.remove(companyId, previous);
+    await this.emitUpdate(companyId, id);
+    return (await this.get(companyId, id, { withToken: true }))!;
+  }
+
+  private uploadsOrFail(): UploadService {
+    if (!this.deps.uploads) throw new AppError('ERR_SERVICE_UNAVAILABLE', 'uploads are not configured');
+    return this.deps.uploads;
+  }
+
   /** Pushes `{action:'update', whatsapp}` for one connection (QR code only to admins). */
   private async emitUpdate(companyId: number, id: number): Promise<void> {
     const whatsapp = await this.get(companyId, id);
@@ -746,8 +740,8 @@ export class ConnectionStore implements ConnectionsService {
     this.deps.realtime.emitToCompany(companyId, event, payload);
   }
 
-  private publish(topic: string, payload: ConnectionBusEvent): void {
-    this.deps.bus.publish(topic, payload).catch((err: unknown) => this.deps.log.error({ err, topic }, 'connection event publish failed'));
+  private publish(topic: Topic<ConnectionBusEvent>, payload: ConnectionBusEvent): void {
+    this.deps.bus.publish(topic, payload).catch((err: unknown) => this.deps.log.error({ err, topic: topic.name }, 'connection event publish failed'));
   }
 }
 

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  PASSWORD_RESET_CODE_TOPIC,
+  messageSend,
   PermanentError,
+  resetCodeIssued,
   type Bus,
   type BusMessage,
   type Channel,
@@ -9,7 +10,7 @@ import {
   type SendCommand,
   type Subscription,
 } from '@atendo/sdk';
-import type { Connection } from './connections';
+import type { Connection } from '../contract';
 
 /** The platform company: password-reset codes go out from its WhatsApp connection. */
 export const PLATFORM_COMPANY_ID = 1;
@@ -22,8 +23,12 @@ export interface ResetCodeDeps {
   bus: Bus;
   log: FastifyBaseLogger;
   connections: { list(companyId: number): Promise<Connection[]> };
-  /** NODE_ENV of the kernel: in `development` the code is also logged. */
-  nodeEnv: string;
+  /**
+   * Whether the code itself is written to the log: only when an operator asked for it explicitly
+   * (DEV_LOG_RESET_CODES=true, which `npm start`'s demo sets) and never under NODE_ENV=production. Default
+   * false: the code, which resets a password, never reaches a log line by default.
+   */
+  logCodes: boolean;
 }
 
 /**
@@ -44,8 +49,8 @@ const isEvent = (p: unknown): p is PasswordResetCodeEvent => {
 /**
  * Delivers one `auth.reset-code-issued` event: publishes `message.send` (a `SendCommand` with `messageId`
  * and `ticketId` 0, i.e. not a ticket message) for company 1's connection picked by `pickResetConnection`.
- * Without such a connection it logs a warning. In development only, the code is logged either way (the demo
- * connections of `npm start` cannot reach WhatsApp), so the flow can be tried locally. Returns the command
+ * Without such a connection it logs a warning. Only with `logCodes` (DEV_LOG_RESET_CODES, set by `npm start`'s
+ * demo, whose connections cannot reach WhatsApp) is the code logged either way, so the flow can be tried locally. Returns the command
  * published, or undefined.
  */
 export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<PasswordResetCodeEvent>): Promise<SendCommand | undefined> {
@@ -53,14 +58,14 @@ export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<Passwo
   if (!isEvent(e)) throw new PermanentError('auth.reset-code-issued: malformed payload');
   const conn = pickResetConnection(await deps.connections.list(PLATFORM_COMPANY_ID));
   if (!conn) {
-    if (deps.nodeEnv === 'development') {
-      deps.log.warn({ userId: e.userId, to: e.to, code: e.code }, 'password reset: no connected WhatsApp connection in company 1; the code is logged because NODE_ENV=development');
+    if (deps.logCodes) {
+      deps.log.warn({ userId: e.userId, to: e.to, resetCodeShown: e.code }, 'password reset: no connected WhatsApp connection in company 1; the code is logged because DEV_LOG_RESET_CODES=true');
     } else {
       deps.log.warn({ userId: e.userId }, 'password reset: no connected WhatsApp connection in company 1, the code was not sent');
     }
     return undefined;
   }
-  const cmd: SendCommand & { remoteJid: null; lid: null; mediaType: string; isForwarded: boolean } = {
+  const cmd: SendCommand = {
     companyId: PLATFORM_COMPANY_ID,
     messageId: 0,
     ticketId: 0,
@@ -74,10 +79,10 @@ export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<Passwo
     mediaType: 'conversation',
     isForwarded: false,
   };
-  await deps.bus.publish('message.send', cmd, { id: `message.send:reset:${m.id}` });
-  if (deps.nodeEnv === 'development') {
+  await deps.bus.publish(messageSend, cmd, { id: `${messageSend.name}:reset:${m.id}` });
+  if (deps.logCodes) {
     // The demo connections of `npm start` cannot reach WhatsApp: the code is in the log so the flow can be tried.
-    deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel, to: e.to, code: e.code }, 'password reset: code handed to the channel (code logged because NODE_ENV=development)');
+    deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel, to: e.to, resetCodeShown: e.code }, 'password reset: code handed to the channel (code logged because DEV_LOG_RESET_CODES=true)');
   } else {
     deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel }, 'password reset: code handed to the channel');
   }
@@ -86,7 +91,7 @@ export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<Passwo
 
 /** Subscribes the delivery (queue `connections.reset-code`, 3 retries then dead-letter). */
 export function subscribeResetCodes(deps: ResetCodeDeps): Promise<Subscription> {
-  return deps.bus.subscribe<PasswordResetCodeEvent>(PASSWORD_RESET_CODE_TOPIC, async (m) => {
+  return deps.bus.subscribe(resetCodeIssued, async (m) => {
     await deliverResetCode(deps, m);
   }, { queue: RESET_CODE_QUEUE, maxRetries: 3 });
 }

@@ -1,25 +1,24 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, ErrorResponse, IdParams, Type } from '@atendo/sdk';
+import type { FastifyRequest } from 'fastify';
+import { AppError, errorResponses, IdParams, Nullable, Type, type PluginApp } from '@atendo/sdk';
 import type { ContactStore } from '../services/contacts';
-import { maskNumber } from '../services/numbers';
+import { maskContact } from '../services/numbers';
 import {
   BlockBody,
   CONTACTS_LIST_MAX,
   CONTACTS_PAGE_SIZE,
-  ContactDetailsSchema,
   ContactIdParams,
   ContactLightSchema,
   ContactListItemSchema,
   ContactsListQuery,
   ContactsPageQuery,
-  ContactTagSchema,
   CreateContactBody,
   NumberParams,
   SyncTagsBody,
   UpdateContactBody,
 } from '../schemas/contacts';
+import { ContactDetailsSchema, ContactTagSchema } from '../contract';
 
-export const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse };
+export const errors = errorResponses(400, 401, 403, 404, 409, 413, 415);
 
 /** Parses `contactTag` (a JSON array of tag ids; a bare id or "1,2" also work); 400 ERR_VALIDATION. */
 export function parseTagIds(raw: string | undefined): number[] | undefined {
@@ -43,7 +42,7 @@ export function parseTagIds(raw: string | undefined): number[] | undefined {
  */
 export async function masker(store: ContactStore, req: FastifyRequest): Promise<<T extends { number: string; isGroup: boolean }>(c: T) => T> {
   if (!(await store.shouldMask(req.auth.companyId, req.auth))) return (c) => c;
-  return (c) => ({ ...c, number: maskNumber(c.number, c.isGroup) });
+  return (c) => maskContact(c);
 }
 
 /**
@@ -53,7 +52,8 @@ export async function masker(store: ContactStore, req: FastifyRequest): Promise<
  * - `GET /contacts`, `/contacts/` `?searchParam&pageNumber&contactTag&isGroup&channel` ->
  *   `{contacts: [Contact & {tags, tickets}], count, hasMore}`, 100 a page ordered by name.
  * - `GET /contacts/list?searchParam` -> `[{id, name, number, channel, isGroup}]` (at most 1000).
- * - `GET /contacts/profile/:number` -> `{contactId, urlPicture}`; 404 ERR_NO_CONTACT_FOUND.
+ * - `GET /contacts/profile/:number` -> `{contactId, urlPicture}`; an unknown number -> `{contactId: 0,
+ *   urlPicture: null}` (wire-shapes: the client then creates the contact).
  * - `GET /contacts/:id` -> Contact & {extraInfo, tags}; 404 ERR_NO_CONTACT_FOUND.
  * - `POST /contacts` {name 2..50, number 8..50, email?, disableBot?, acceptAudioMessage?, channel?,
  *   extraInfo? (<= 50), lgpdAcceptedAt?} -> 200 Contact & {extraInfo, tags}; 400 ERR_VALIDATION for a
@@ -70,7 +70,7 @@ export async function masker(store: ContactStore, req: FastifyRequest): Promise<
  * Writes emit `company-{cid}-contact` {action:'create'|'update', contact} / {action:'delete', contactId}
  * after commit.
  */
-export async function contactsRoutes(app: FastifyInstance, deps: { store: ContactStore }): Promise<void> {
+export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore }): Promise<void> {
   const { store } = deps;
   const details = async (companyId: number, id: number) => {
     const c = await store.get(companyId, id);
@@ -87,11 +87,13 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
         response: { 200: Type.Object({ contacts: Type.Array(ContactListItemSchema), count: Type.Integer(), hasMore: Type.Boolean() }), ...errors },
       },
     }, async (req) => {
-      const q = req.query as ContactsPageQuery;
+      const q = req.query;
       const companyId = req.auth.companyId;
       const offset = ((q.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE;
+      const masked = await store.shouldMask(companyId, req.auth);
       const filters = {
         searchParam: q.searchParam,
+        exactNumber: masked,
         tagIds: parseTagIds(q.contactTag),
         isGroup: q.isGroup === undefined ? undefined : q.isGroup === 'true',
         channel: q.channel,
@@ -105,8 +107,9 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
   app.get('/contacts/list', {
     schema: { tags: ['contacts'], summary: 'Up to 1000 contacts (id, name, number, channel) for pickers', querystring: ContactsListQuery, response: { 200: Type.Array(ContactLightSchema), ...errors } },
   }, async (req) => {
-    const mask = await masker(store, req);
-    return (await store.light(req.auth.companyId, (req.query as ContactsListQuery).searchParam, CONTACTS_LIST_MAX)).map(mask);
+    const masked = await store.shouldMask(req.auth.companyId, req.auth);
+    const rows = await store.light(req.auth.companyId, req.query.searchParam, CONTACTS_LIST_MAX, { exactNumber: masked });
+    return masked ? rows.map((c) => maskContact(c)) : rows;
   });
 
   app.get('/contacts/profile/:number', {
@@ -114,11 +117,12 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
       tags: ['contacts'],
       summary: 'The contact id and picture for a number',
       params: NumberParams,
-      response: { 200: Type.Object({ contactId: Type.Integer(), urlPicture: Type.Unsafe<string | null>({ type: 'string', nullable: true }) }), ...errors },
+      response: { 200: Type.Object({ contactId: Type.Integer(), urlPicture: Nullable(Type.String()) }), ...errors },
     },
   }, async (req) => {
-    const row = await store.findByNumber(req.auth.companyId, (req.params as NumberParams).number);
-    if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+    const row = await store.findByNumber(req.auth.companyId, req.params.number);
+    // Unknown number: 200 with contactId 0, as the product family answers, so its client creates the contact.
+    if (!row) return { contactId: 0, urlPicture: null };
     return { contactId: row.id as number, urlPicture: store.toContact(row).urlPicture };
   });
 
@@ -126,29 +130,29 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
     schema: { tags: ['contacts'], summary: 'One contact with extra info and tags', params: IdParams, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
     const mask = await masker(store, req);
-    return mask(await details(req.auth.companyId, (req.params as IdParams).id));
+    return mask(await details(req.auth.companyId, req.params.id));
   });
 
   app.post('/contacts', {
     schema: { tags: ['contacts'], summary: 'Create a contact', body: CreateContactBody, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
     const mask = await masker(store, req);
-    return mask(await store.create(req.auth.companyId, req.body as CreateContactBody));
+    return mask(await store.create(req.auth.companyId, req.body));
   });
 
   app.put('/contacts/:id', {
     schema: { tags: ['contacts'], summary: 'Update a contact (extraInfo, when given, replaces the list)', params: IdParams, body: UpdateContactBody, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
     const masked = await store.shouldMask(req.auth.companyId, req.auth);
-    const contact = await store.update(req.auth.companyId, (req.params as IdParams).id, req.body as UpdateContactBody, { masked });
-    return masked ? { ...contact, number: maskNumber(contact.number, contact.isGroup) } : contact;
+    const contact = await store.update(req.auth.companyId, req.params.id, req.body, { masked });
+    return masked ? maskContact(contact) : contact;
   });
 
   app.delete('/contacts/:id', {
     config: { role: 'admin' },
     schema: { tags: ['contacts'], summary: 'Delete a contact', params: IdParams, response: { 200: Type.Object({ message: Type.String() }), ...errors } },
   }, async (req) => {
-    await store.remove(req.auth.companyId, (req.params as IdParams).id);
+    await store.remove(req.auth.companyId, req.params.id);
     return { message: 'Contact deleted' };
   });
 
@@ -157,7 +161,7 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
       schema: { tags: ['contacts'], summary, params: IdParams, response: { 200: ContactDetailsSchema, ...errors } },
     }, async (req) => {
       const mask = await masker(store, req);
-      return mask(await store.setFlag(req.auth.companyId, (req.params as IdParams).id, flag));
+      return mask(await store.setFlag(req.auth.companyId, req.params.id, flag));
     });
   flagRoute('/contacts/toggleDisableBot/:id', 'disableBot', "Flip the contact's bot switch");
   flagRoute('/contacts/toggleAcceptAudio/:id', 'acceptAudioMessage', 'Flip whether the contact may send audio');
@@ -166,13 +170,13 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
     schema: { tags: ['contacts'], summary: 'Block (active false) or unblock (active true) a contact', params: IdParams, body: BlockBody, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
     const mask = await masker(store, req);
-    return mask(await store.setFlag(req.auth.companyId, (req.params as IdParams).id, 'active', (req.body as BlockBody).active));
+    return mask(await store.setFlag(req.auth.companyId, req.params.id, 'active', req.body.active));
   });
 
   app.get('/contactTags/:contactId', {
     schema: { tags: ['contacts'], summary: "A contact's tags", params: ContactIdParams, response: { 200: Type.Object({ tags: Type.Array(ContactTagSchema) }), ...errors } },
   }, async (req) => {
-    const { contactId } = req.params as ContactIdParams;
+    const { contactId } = req.params;
     const companyId = req.auth.companyId;
     if (!(await store.getRow(companyId, contactId))) throw new AppError('ERR_NO_CONTACT_FOUND');
     return { tags: (await store.tagsOf(companyId, [contactId])).get(contactId) ?? [] };
@@ -181,7 +185,7 @@ export async function contactsRoutes(app: FastifyInstance, deps: { store: Contac
   app.post('/tags/sync', {
     schema: { tags: ['contacts'], summary: "Replace a contact's tags", body: SyncTagsBody, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
-    const body = req.body as SyncTagsBody;
+    const body = req.body;
     const ids = body.tags.map((t) => (typeof t === 'number' ? t : t.id));
     const mask = await masker(store, req);
     return mask(await store.syncTags(req.auth.companyId, body.contactId, ids));

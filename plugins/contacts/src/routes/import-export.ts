@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import type {} from '@fastify/multipart';
-import { AppError, Type } from '@atendo/sdk';
+import { AppError, Type, type PluginApp } from '@atendo/sdk';
 import type { ContactStore } from '../services/contacts';
 import { checkImportRow, type ContactImports } from '../services/import';
 import { buildContactsWorkbook, MAX_SHEET_BYTES, readContactSheet } from '../services/sheet';
 import { maskNumber } from '../services/numbers';
-import { ContactSchema, ImportProgressSchema, ImportRowBody, JobParams } from '../schemas/contacts';
+import { ImportProgressSchema, ImportRowBody, JobParams } from '../schemas/contacts';
+import { ContactSchema } from '../contract';
 import { errors, masker } from './contacts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -13,12 +13,13 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 /**
  * Contact import and export (spec 2-tickets.md §4 "Contact import", §5 "Contact import file", §6 export
  * masking; §7 "POST /contactsImport", "POST /contacts/upload"). Any signed-in user.
- * - `POST /contacts/upload` multipart field `file` (.xlsx, at most 5 MB; the first row names the columns
- *   name/nome, number/numero/telefone, email) -> 202 `{jobId, total}` at once; the rows are imported in the
- *   background with progress on `company-{cid}-contact` (`import-progress`, then `import-done`). 415
- *   ERR_UPLOAD_TYPE for .xls or anything that is not an .xlsx; 413 ERR_PAYLOAD_TOO_LARGE over 5 MB; 400
- *   ERR_VALIDATION without a file, a number column or data rows. (Multipart bodies have no JSON schema:
- *   the part is checked here.)
+ * - `POST /contacts/upload` multipart field `file` (.xlsx, .xls or .csv, at most 5 MB; the first row names
+ *   the columns name/nome, number/numero/telefone, email) -> 202 `{jobId, total}` once the sheet is read
+ *   (in a worker thread, at most 50,000 rows: @atendo/sheets); the rows are imported in the background with
+ *   progress on `company-{cid}-contact` (`import-progress`, then `import-done`). 415 ERR_UPLOAD_TYPE for
+ *   anything else (by content); 413 ERR_PAYLOAD_TOO_LARGE over 5 MB; 400 ERR_SHEET_TOO_MANY_ROWS past
+ *   50,000 rows, ERR_SHEET_INVALID for an unreadable sheet, ERR_VALIDATION without a file, a number column
+ *   or data rows. (Multipart bodies have no JSON schema: the part is checked here.)
  * - `GET /contacts/import/:jobId` -> `{jobId, status, processed, total, created, updated, errors}`; 404
  *   ERR_NO_IMPORT_FOUND (jobs are kept in the memory of the node that took the upload).
  * - `POST /contactsImport` {name?, number, email?} (one row, as the old client posts them) -> the created
@@ -26,13 +27,13 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
  * - `GET /contacts/export` -> an .xlsx (name, number, email, tags) of every contact of the company, with
  *   numbers masked for callers of profile user when lgpdHideNumber is enabled.
  */
-export async function importExportRoutes(app: FastifyInstance, deps: { store: ContactStore; imports: ContactImports }): Promise<void> {
+export async function importExportRoutes(app: PluginApp, deps: { store: ContactStore; imports: ContactImports }): Promise<void> {
   const { store, imports } = deps;
 
   app.post('/contacts/upload', {
     schema: {
       tags: ['contacts'],
-      summary: 'Import contacts from an .xlsx sheet (multipart field "file"), in the background',
+      summary: 'Import contacts from an .xlsx, .xls or .csv sheet (multipart field "file"), in the background',
       consumes: ['multipart/form-data'],
       response: { 202: Type.Object({ jobId: Type.String(), total: Type.Integer() }), ...errors },
     },
@@ -53,13 +54,13 @@ export async function importExportRoutes(app: FastifyInstance, deps: { store: Co
 
   app.get('/contacts/import/:jobId', {
     schema: { tags: ['contacts'], summary: "A sheet import's progress", params: JobParams, response: { 200: ImportProgressSchema, ...errors } },
-  }, async (req) => imports.get(req.auth.companyId, (req.params as JobParams).jobId));
+  }, async (req) => imports.get(req.auth.companyId, req.params.jobId));
 
   app.post('/contactsImport', {
     schema: { tags: ['contacts'], summary: 'Import one contact row (create, or update name and email)', body: ImportRowBody, response: { 200: ContactSchema, ...errors } },
   }, async (req) => {
     const companyId = req.auth.companyId;
-    const body = req.body as ImportRowBody;
+    const body = req.body;
     const row = checkImportRow(store, { name: body.name ?? null, number: body.number, email: body.email ?? null });
     const acceptAudio = await store.shouldAcceptAudio(companyId);
     const { contact, created } = await store.upsertImported(companyId, row, acceptAudio);

@@ -1,8 +1,5 @@
 import { Type, type Static } from '@atendo/sdk';
-import { TagSchema } from '@atendo/plugin-tags';
-
-/** Channels a contact belongs to. */
-export const CONTACT_CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram'] as const;
+import { CONTACT_CHANNELS, ContactSchema, ContactTagSchema } from '../contract';
 
 /** Page size of `GET /contacts` (wire-shapes "GET /contacts"). */
 export const CONTACTS_PAGE_SIZE = 100;
@@ -11,57 +8,9 @@ export const CONTACTS_LIST_MAX = 1000;
 /** Most extra-info fields a contact keeps. */
 export const MAX_EXTRA_INFO = 50;
 
-const NullableString = Type.Unsafe<string | null>({ type: 'string', nullable: true });
 const EMAIL_PATTERN = '^$|^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$';
 
 export const ChannelSchema = Type.Union(CONTACT_CHANNELS.map((c) => Type.Literal(c)));
-
-/** A contact as every answer shows it (wire-shapes §2 "Contact"). Timestamps are ISO strings. */
-export const ContactSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    companyId: Type.Integer(),
-    name: Type.String(),
-    number: Type.String(),
-    email: Type.String(),
-    profilePicUrl: NullableString,
-    urlPicture: NullableString,
-    isGroup: Type.Boolean(),
-    disableBot: Type.Boolean(),
-    acceptAudioMessage: Type.Boolean(),
-    active: Type.Boolean(),
-    channel: Type.String(),
-    remoteJid: NullableString,
-    lid: NullableString,
-    lgpdAcceptedAt: NullableString,
-    createdAt: Type.String(),
-    updatedAt: Type.String(),
-  },
-  { additionalProperties: false },
-);
-
-export const ExtraInfoSchema = Type.Object(
-  { id: Type.Integer(), contactId: Type.Integer(), name: Type.String(), value: Type.String(), createdAt: Type.String(), updatedAt: Type.String() },
-  { additionalProperties: false },
-);
-
-/** A tag of a contact with its join row, as `contact.tags[i]` (wire-shapes §0 "Join-table objects"). */
-export const ContactTagSchema = Type.Object(
-  {
-    ...TagSchema.properties,
-    ContactTag: Type.Object(
-      { contactId: Type.Integer(), tagId: Type.Integer(), createdAt: Type.String(), updatedAt: Type.String() },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-/** `GET /contacts/:id` and write answers: the contact with its extra info and tags. */
-export const ContactDetailsSchema = Type.Object(
-  { ...ContactSchema.properties, extraInfo: Type.Array(ExtraInfoSchema), tags: Type.Array(ContactTagSchema) },
-  { additionalProperties: false },
-);
 
 /** A row of `GET /contacts`: the contact, its tags and what decorators add (`tickets` from the tickets plugin). */
 export const ContactListItemSchema = Type.Object(

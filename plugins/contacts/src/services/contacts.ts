@@ -1,122 +1,18 @@
 import type { Knex } from 'knex';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { AppError, type AuthUser, type IdentityService, type Realtime } from '@atendo/sdk';
-import type { Tag, TagsService } from '@atendo/plugin-tags';
+import { AppError, iso, type AuthUser, type Contributions, type IdentityService, type Realtime } from '@atendo/sdk';
+import type { TagsService } from '@atendo/plugin-tags/contract';
+import type {
+  Contact,
+  ContactChannel,
+  ContactDecorator,
+  ContactDetails,
+  ContactListItem,
+  ContactsService,
+  ContactTagRef,
+  FindOrCreateInput,
+} from '../contract';
 import { cleanNumber, maskNumber, normalizePhone, phoneCandidates } from './numbers';
-
-export type ContactChannel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
-
-/** A contact as the API shows it (wire-shapes §2 "Contact"). Timestamps are ISO strings. */
-export interface Contact {
-  id: number;
-  companyId: number;
-  name: string;
-  /** Digits for phones, PSID/IGSID for Meta channels, group JID user part for groups. */
-  number: string;
-  email: string;
-  /** The picture URL the channel gave (remote). */
-  profilePicUrl: string | null;
-  /** The picture to show: a stored file under /public/company{id}/contacts/, else `profilePicUrl`. */
-  urlPicture: string | null;
-  isGroup: boolean;
-  disableBot: boolean;
-  acceptAudioMessage: boolean;
-  /** false = blocked. */
-  active: boolean;
-  channel: ContactChannel;
-  remoteJid: string | null;
-  /** WhatsApp LID JID, when known. */
-  lid: string | null;
-  lgpdAcceptedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ContactExtraInfo {
-  id: number;
-  contactId: number;
-  name: string;
-  value: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A tag of a contact with its join row (`contact.tags[i].ContactTag`). */
-export type ContactTagRef = Tag & { createdAt: string; updatedAt: string; ContactTag: { contactId: number; tagId: number; createdAt: string; updatedAt: string } };
-
-/** A contact with its extra info and tags (`GET /contacts/:id`). */
-export interface ContactDetails extends Contact {
-  extraInfo: ContactExtraInfo[];
-  tags: ContactTagRef[];
-}
-
-/** A row of `GET /contacts`: decorators may add keys (the tickets plugin adds `tickets`). */
-export type ContactListItem = Contact & { tags: ContactTagRef[]; tickets: Record<string, unknown>[] };
-
-/** Adds keys to the rows of a contacts list answer (same company). Must not remove or rename keys. */
-export type ContactDecorator = (companyId: number, contacts: ContactListItem[]) => Promise<void>;
-
-/** What the inbound pipeline knows about a sender. Absent or null fields never overwrite stored ones. */
-export interface FindOrCreateInput {
-  /** The channel identity (see `Contact.number`), already canonical: it is not reformatted. */
-  number: string;
-  name?: string | null;
-  channel: ContactChannel;
-  isGroup?: boolean;
-  remoteJid?: string | null;
-  lid?: string | null;
-  profilePicUrl?: string | null;
-}
-
-/**
- * The `contacts` service other plugins get with `ctx.services.get<ContactsService>('contacts')` (declare
- * `dependsOn: ['contacts']`). Every method is scoped to `companyId`: ids of another company are unknown.
- * Answers are never masked: callers showing numbers to a user apply `shouldMask`/`maskNumber`.
- */
-export interface ContactsService {
-  /** One contact with extra info and tags, or undefined. */
-  get(companyId: number, id: number): Promise<ContactDetails | undefined>;
-  /** The contacts of `companyId` among `ids` (unknown ids skipped), in no particular order. */
-  getMany(companyId: number, ids: number[]): Promise<Contact[]>;
-  /**
-   * Finds the contact with `number` or creates it, in one `INSERT ... ON CONFLICT (company_id, number)
-   * DO UPDATE ... RETURNING` (idempotent and race-safe: parallel calls for one number give one row).
-   * An existing contact gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different.
-   * Emits `company-{cid}-contact` create/update when something was written, after `trx` commits (or at
-   * once without `trx`). 400 ERR_VALIDATION for an empty or over-long number.
-   */
-  findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact>;
-  /**
-   * Added (additive, for the inbound pipeline): `findOrCreate` for many inputs of one company, whatever their
-   * number, in one read when every contact exists unchanged (else also one insert of the missing ones with
-   * `ON CONFLICT DO NOTHING` and one update of the changed ones), with the same rules: an existing contact
-   * gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different; race-safe (parallel
-   * calls give one row per number);
-   * `company-{cid}-contact` create/update events after `trx` commits (or at once). Answers one contact per
-   * input, in input order (inputs sharing a number share the contact; for them the last given fields win).
-   * 400 ERR_VALIDATION for an empty or over-long number.
-   */
-  findOrCreateMany?(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction): Promise<Contact[]>;
-  /** Added (additive): the contact whose stored `number` is exactly `number` (no reformatting), or undefined. */
-  getByNumber?(companyId: number, number: string): Promise<Contact | undefined>;
-  /** The LGPD display mask (`5511987654321` -> `55119******21`); groups unchanged. */
-  maskNumber(number: string, isGroup: boolean): string;
-  /** True when `caller` must see masked numbers: profile user (not super) and lgpdHideNumber enabled. */
-  shouldMask(companyId: number, caller: AuthUser): Promise<boolean>;
-  /** Tags of each contact (every id of `contactIds` is a key; tags ordered by name). */
-  tagsOf(companyId: number, contactIds: number[]): Promise<Map<number, ContactTagRef[]>>;
-  /** True when the contact has at least one tag (the requiredTag rule of tickets). */
-  hasTags(companyId: number, contactId: number): Promise<boolean>;
-  /**
-   * Ids of up to `limit` (1..10,000, default 1,000) contacts of `companyId` matching a free-text `term`,
-   * newest contact first: the lower-cased name contains the term, or, when the term looks like a phone
-   * number (only digits, spaces and `+ - ( ) .`), the number contains its digits. [] for a blank term.
-   * Backs the ticket search (`contactId IN (...)`) without other plugins reading `contacts`.
-   */
-  searchIds(companyId: number, term: string, limit?: number): Promise<number[]>;
-  /** Extension point: adds keys to `GET /contacts` rows (the tickets plugin adds `tickets`). */
-  registerDecorator(fn: ContactDecorator): void;
-}
 
 /** The writable fields of a contact as the REST routes give them (validated by the schemas). */
 export interface ContactInput {
@@ -133,6 +29,12 @@ export interface ContactInput {
 /** Filters of `GET /contacts`. */
 export interface ContactFilters {
   searchParam?: string;
+  /**
+   * The caller sees masked numbers (lgpdHideNumber): a number matches only when the term is the complete
+   * number (its digits, or a national/international spelling of it), and names that are the number do not
+   * match by substring, so a masked number cannot be recovered digit by digit.
+   */
+  exactNumber?: boolean;
   tagIds?: number[];
   isGroup?: boolean;
   channel?: ContactChannel;
@@ -141,7 +43,6 @@ export interface ContactFilters {
 const UNIQUE_NUMBER = 'contacts_company_number_unique';
 const MAX_INT = 2147483647;
 
-const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? ''));
 const isoOrNull = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : iso(v));
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -173,7 +74,7 @@ function lgpdDate(v: string | null | undefined): Date | null | undefined {
  * and filters on it; multi-row writes run in one transaction; events go out after commit.
  */
 export class ContactStore implements ContactsService {
-  private readonly decorators: ContactDecorator[] = [];
+  private decorators: Contributions<ContactDecorator> | undefined;
 
   constructor(
     private readonly db: Knex,
@@ -184,8 +85,9 @@ export class ContactStore implements ContactsService {
     private readonly defaultCountry: CountryCode = 'BR',
   ) {}
 
-  registerDecorator(fn: ContactDecorator): void {
-    this.decorators.push(fn);
+  /** The `contacts.decorators` contributions `page` applies (set once in `register`). */
+  useDecorators(decorators: Contributions<ContactDecorator>): void {
+    this.decorators = decorators;
   }
 
   maskNumber(number: string, isGroup: boolean): string {
@@ -202,7 +104,7 @@ export class ContactStore implements ContactsService {
     return (await this.identity.getCompanySetting(companyId, 'acceptAudioMessageContact')) === 'enabled';
   }
 
-  /** `company-{cid}-contact` (payloads are per company, so numbers are never masked there). */
+  /** `company-{cid}-contact` (full numbers: the kernel's realtime hub masks them for viewers of masked numbers). */
   emit(companyId: number, payload: { action: 'create' | 'update'; contact: Contact } | { action: 'delete'; contactId: number }): void {
     this.realtime.emitToCompany(companyId, `company-${companyId}-contact`, payload);
   }
@@ -283,10 +185,45 @@ export class ContactStore implements ContactsService {
     };
   }
 
-  async getMany(companyId: number, ids: number[]): Promise<Contact[]> {
+  async getMany(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<Contact[]> {
     const wanted = [...new Set(ids)].filter((v) => Number.isInteger(v) && v > 0 && v <= MAX_INT);
     if (!wanted.length) return [];
-    return (await this.db('contacts').where({ companyId }).whereIn('id', wanted)).map((r: Record<string, unknown>) => this.toContact(r));
+    return (await (trx ?? this.db)('contacts').where({ companyId }).whereIn('id', wanted)).map((r: Record<string, unknown>) => this.toContact(r));
+  }
+
+  /** The sendable contacts having a tag (see ContactsService.withTag). */
+  async withTag(companyId: number, tagId: number, opts: { trx?: Knex.Transaction; limit?: number } = {}): Promise<Pick<Contact, 'id' | 'name' | 'number' | 'email' | 'channel'>[]> {
+    if (!Number.isInteger(tagId) || tagId <= 0 || tagId > MAX_INT) return [];
+    const limit = Math.min(Math.max(1, Math.floor(opts.limit ?? 100_000)), 100_000);
+    const rows: { id: number; name: string; number: string; email: string | null; channel: Contact['channel'] }[] = await this.tagged(opts.trx ?? this.db, companyId, [tagId])
+      .select('c.id', 'c.name', 'c.number', 'c.email', 'c.channel')
+      .orderBy('c.id')
+      .limit(limit);
+    return rows.map((r) => ({ id: r.id, name: r.name ?? '', number: r.number, email: r.email ?? '', channel: r.channel }));
+  }
+
+  /** Counts of `withTag` per tag. */
+  async countWithTags(companyId: number, tagIds: number[]): Promise<Map<number, number>> {
+    const ids = [...new Set(tagIds)].filter((v) => Number.isInteger(v) && v > 0 && v <= MAX_INT);
+    const out = new Map<number, number>(ids.map((id) => [id, 0]));
+    if (!ids.length) return out;
+    const rows: { tagId: number; n: number | string }[] = await this.tagged(this.db, companyId, ids).groupBy('ct.tag_id').select('ct.tag_id as tagId', this.db.raw('count(*)::int AS n'));
+    for (const r of rows) out.set(r.tagId, Number(r.n));
+    return out;
+  }
+
+  /** Active, non-group WhatsApp contacts of `companyId` with a number, joined to their links to `tagIds` (aliases c, ct). */
+  private tagged(db: Knex | Knex.Transaction, companyId: number, tagIds: number[]) {
+    return db('contactTags as ct')
+      .join('contacts as c', function on() {
+        this.on('c.id', '=', 'ct.contact_id').andOn('c.company_id', '=', 'ct.company_id');
+      })
+      .where('ct.companyId', companyId)
+      .whereIn('ct.tagId', tagIds)
+      .where('c.isGroup', false)
+      .where('c.active', true)
+      .whereIn('c.channel', ['whatsapp', 'whatsappapi'])
+      .whereNot('c.number', '');
   }
 
   async tagsOf(companyId: number, contactIds: number[]): Promise<Map<number, ContactTagRef[]>> {
@@ -316,17 +253,31 @@ export class ContactStore implements ContactsService {
     return out;
   }
 
-  async searchIds(companyId: number, term: string, limit = 1000): Promise<number[]> {
+  /**
+   * The search condition (column prefix `p`): the lower-cased name contains `term`, or the number contains
+   * `digits`. With `exactNumber` (a viewer of masked numbers) the number must be the complete one (its
+   * spellings: `phoneCandidates`) and a name that is the number (Messenger/Instagram ids) does not match by
+   * substring.
+   */
+  private matchTerm(w: Knex.QueryBuilder, p: string, term: string, digits: string, exactNumber: boolean): void {
+    const like = `%${likeEscape(term)}%`;
+    if (!exactNumber) {
+      w.whereRaw(`lower(${p}name) LIKE ? ESCAPE '\\'`, [like]);
+      if (digits) w.orWhere(`${p}number`, 'like', `%${digits}%`);
+      return;
+    }
+    w.whereRaw(`lower(${p}name) LIKE ? ESCAPE '\\' AND ${p}name <> ${p}number`, [like]);
+    if (digits.length >= 8) w.orWhereIn(`${p}number`, phoneCandidates(digits, this.defaultCountry));
+  }
+
+  async searchIds(companyId: number, term: string, limit = 1000, opts: { exactNumber?: boolean } = {}): Promise<number[]> {
     const t = String(term ?? '').trim().toLowerCase().slice(0, 200);
     if (!t) return [];
     const max = Math.min(Math.max(1, Math.trunc(limit) || 1), 10000);
     const digits = /^[\d\s+().-]+$/.test(t) ? t.replace(/\D/g, '') : '';
     const rows: { id: number }[] = await this.db('contacts')
       .where({ companyId })
-      .andWhere((w) => {
-        w.whereRaw("lower(name) LIKE ? ESCAPE '\\'", [`%${likeEscape(t)}%`]);
-        if (digits) w.orWhere('number', 'like', `%${digits}%`);
-      })
+      .andWhere((w) => this.matchTerm(w, '', t, digits, opts.exactNumber === true))
       .orderBy('id', 'desc')
       .limit(max)
       .select('id');
@@ -337,7 +288,7 @@ export class ContactStore implements ContactsService {
     return Boolean(await this.db('contactTags').where({ companyId, contactId }).first('tagId'));
   }
 
-  /** Contacts per tag (the `contactsCount` counter registered with the tags service). */
+  /** Contacts per tag (the `contactsCount` counter contributed to `tags.counters`). */
   async countByTag(companyId: number, tagIds: number[]): Promise<Map<number, number>> {
     const rows: { tagId: number; n: number | string }[] = await this.db('contactTags')
       .where({ companyId })
@@ -358,10 +309,7 @@ export class ContactStore implements ContactsService {
       const term = f.searchParam?.trim().toLowerCase();
       if (term) {
         const digits = term.replace(/\D/g, '');
-        q.andWhere((w) => {
-          w.whereRaw("lower(c.name) LIKE ? ESCAPE '\\'", [`%${likeEscape(term)}%`]);
-          if (digits) w.orWhere('c.number', 'like', `%${digits}%`);
-        });
+        q.andWhere((w) => this.matchTerm(w, 'c.', term, digits, f.exactNumber === true));
       }
       if (f.tagIds?.length) {
         q.whereExists(this.db('contactTags as ct').whereRaw('ct.contact_id = c.id').where('ct.companyId', companyId).whereIn('ct.tagId', f.tagIds).select(this.db.raw('1')));
@@ -375,20 +323,17 @@ export class ContactStore implements ContactsService {
     const contacts = rows.map((r: Record<string, unknown>) => this.toContact(r));
     const tags = await this.tagsOf(companyId, contacts.map((c: Contact) => c.id));
     const items: ContactListItem[] = contacts.map((c: Contact) => ({ ...c, tags: tags.get(c.id) ?? [], tickets: [] }));
-    for (const d of this.decorators) if (items.length) await d(companyId, items);
+    for (const d of this.decorators?.all() ?? []) if (items.length) await d(companyId, items);
     return { contacts: items, count: Number(n) };
   }
 
   /** Up to `limit` contacts (id, name, number, channel, isGroup) ordered by name, optionally searched. */
-  async light(companyId: number, searchParam: string | undefined, limit: number): Promise<Pick<Contact, 'id' | 'name' | 'number' | 'channel' | 'isGroup'>[]> {
+  async light(companyId: number, searchParam: string | undefined, limit: number, opts: { exactNumber?: boolean } = {}): Promise<Pick<Contact, 'id' | 'name' | 'number' | 'channel' | 'isGroup'>[]> {
     const q = this.db('contacts').where({ companyId });
     const term = searchParam?.trim().toLowerCase();
     if (term) {
       const digits = term.replace(/\D/g, '');
-      q.andWhere((w) => {
-        w.whereRaw("lower(name) LIKE ? ESCAPE '\\'", [`%${likeEscape(term)}%`]);
-        if (digits) w.orWhere('number', 'like', `%${digits}%`);
-      });
+      q.andWhere((w) => this.matchTerm(w, '', term, digits, opts.exactNumber === true));
     }
     return q.select('id', 'name', 'number', 'channel', 'isGroup').orderByRaw('lower(name) ASC, id ASC').limit(limit);
   }
@@ -510,6 +455,13 @@ export class ContactStore implements ContactsService {
     const contact = await this.details(companyId, row);
     this.emit(companyId, { action: 'update', contact });
     return contact;
+  }
+
+  /** See `ContactsService.setLgpdAcceptedAt`. */
+  async setLgpdAcceptedAt(companyId: number, id: number, at: Date | null): Promise<void> {
+    const [row] = await this.db('contacts').where({ companyId, id }).update({ lgpdAcceptedAt: at, updatedAt: this.db.fn.now() }).returning('*');
+    if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+    this.emit(companyId, { action: 'update', contact: await this.details(companyId, row) });
   }
 
   /**
@@ -704,7 +656,7 @@ export class ContactStore implements ContactsService {
   service(): ContactsService {
     return {
       get: (c, id) => this.get(c, id),
-      getMany: (c, ids) => this.getMany(c, ids),
+      getMany: (c, ids, trx) => this.getMany(c, ids, trx),
       findOrCreate: (c, input, trx) => this.findOrCreate(c, input, trx),
       findOrCreateMany: (c, inputs, trx) => this.findOrCreateMany(c, inputs, trx),
       getByNumber: (c, number) => this.getByNumber(c, number),
@@ -712,8 +664,10 @@ export class ContactStore implements ContactsService {
       shouldMask: (c, caller) => this.shouldMask(c, caller),
       tagsOf: (c, ids) => this.tagsOf(c, ids),
       hasTags: (c, id) => this.hasTags(c, id),
-      searchIds: (c, term, limit) => this.searchIds(c, term, limit),
-      registerDecorator: (fn) => this.registerDecorator(fn),
+      searchIds: (c, term, limit, opts) => this.searchIds(c, term, limit, opts),
+      setLgpdAcceptedAt: (c, id, at) => this.setLgpdAcceptedAt(c, id, at),
+      withTag: (c, tagId, opts) => this.withTag(c, tagId, opts),
+      countWithTags: (c, tagIds) => this.countWithTags(c, tagIds),
     };
   }
 

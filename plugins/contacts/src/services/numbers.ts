@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { maskNumber as sdkMaskNumber } from '@atendo/sdk';
 
 /**
  * Cleans a typed phone number: strips spaces, dashes, dots, parentheses and one leading '+'. Returns the
@@ -39,13 +40,15 @@ export function phoneCandidates(digits: string, defaultCountry: CountryCode = 'B
 }
 
 /**
- * The LGPD display mask (spec 2-tickets.md §6): of the final eight characters, all but the last two are
- * replaced by '*'; earlier characters stay. `5511987654321` -> `55119******21`. Groups are never masked.
+ * A contact with the LGPD display mask applied: its number, and its name when the name is the number (a
+ * Facebook or Instagram contact whose profile name is unknown shows its id as its name). Groups unchanged.
  */
+export function maskContact<T extends { number: string; isGroup: boolean; name?: string | null }>(c: T): T {
+  const number = maskNumber(c.number, c.isGroup);
+  return c.name && c.name === c.number ? { ...c, number, name: number } : { ...c, number };
+}
+
+/** The LGPD display mask: the SDK's (`@atendo/sdk` lgpd.ts), the one the kernel's serializer applies. */
 export function maskNumber(number: string, isGroup: boolean): string {
-  if (isGroup || !number) return number;
-  const n = number.length;
-  const tailStart = Math.max(0, n - 8);
-  const keepFrom = Math.max(tailStart, n - 2);
-  return number.slice(0, tailStart) + '*'.repeat(keepFrom - tailStart) + number.slice(keepFrom);
+  return sdkMaskNumber(number, isGroup);
 }

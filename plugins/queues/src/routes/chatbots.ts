@@ -1,10 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import { AppError, IdParams, Type, type Realtime, type Static } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, Type, type PluginApp, type Realtime } from '@atendo/sdk';
+import { ChatbotSchema, queueEventName, type QueueEvent } from '../contract';
 import type { ChatbotStore } from '../services/chatbots';
 import type { QueueStore } from '../services/queues';
-import { ChatbotOut, CreateChatbotBody, UpdateChatbotBody, toChatbotInput, toOptId, type ChatbotBody } from './chatbot-schemas';
-
-type CreateBody = Omit<Static<typeof CreateChatbotBody>, 'options'> & ChatbotBody;
+import { CreateChatbotBody, UpdateChatbotBody, toChatbotInput, toOptId } from '../schemas/chatbots';
 
 /**
  * Chatbot option routes (spec 2-tickets.md §3 "Chatbot option", §4 "Chatbot option tree", §7 "Queues and
@@ -26,17 +24,18 @@ type CreateBody = Omit<Static<typeof CreateChatbotBody>, 'options'> & ChatbotBod
  * Every write emits `company-{id}-queue` `{action: 'update', queue}` (the option's queue with its chatbot
  * tree) after commit.
  */
-export async function chatbotRoutes(app: FastifyInstance, deps: { store: QueueStore; chatbots: ChatbotStore; realtime: Realtime }): Promise<void> {
+export async function chatbotRoutes(app: PluginApp, deps: { store: QueueStore; chatbots: ChatbotStore; realtime: Realtime }): Promise<void> {
   const { store, chatbots, realtime } = deps;
+  const ERRORS = errorResponses(400, 401, 403, 404);
   const emitQueue = async (companyId: number, queueId: number) => {
     const queue = await store.getWithChatbots(companyId, queueId);
-    if (queue) realtime.emitToCompany(companyId, `company-${companyId}-queue`, { action: 'update', queue });
+    if (queue) realtime.emitToCompany(companyId, queueEventName(companyId), { action: 'update', queue } satisfies QueueEvent);
   };
 
   app.get('/chatbot/:id', {
-    schema: { tags: ['queues'], summary: 'One chatbot option with its sub-options', params: IdParams, response: { 200: ChatbotOut(1) } },
+    schema: { tags: ['queues'], summary: 'One chatbot option with its sub-options', params: IdParams, response: { 200: ChatbotSchema(1), ...ERRORS } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const option = await chatbots.getOption(req.auth.companyId, id);
     if (!option) throw new AppError('ERR_NO_CHATBOT_FOUND');
     return option;
@@ -44,10 +43,10 @@ export async function chatbotRoutes(app: FastifyInstance, deps: { store: QueueSt
 
   app.post('/chatbot', {
     config: { role: 'admin' },
-    schema: { tags: ['queues'], summary: 'Create a chatbot option', body: CreateChatbotBody, response: { 200: ChatbotOut(1) } },
+    schema: { tags: ['queues'], summary: 'Create a chatbot option', body: CreateChatbotBody, response: { 200: ChatbotSchema(1), ...ERRORS } },
   }, async (req) => {
     const companyId = req.auth.companyId;
-    const body = req.body as CreateBody;
+    const body = req.body;
     const queueId = toOptId(body.queueId, 'queueId');
     const chatbotId = toOptId(body.chatbotId, 'chatbotId');
     if ((queueId ?? null) === null && (chatbotId ?? null) === null) throw new AppError('ERR_VALIDATION', 'queueId or chatbotId is required');
@@ -60,21 +59,21 @@ export async function chatbotRoutes(app: FastifyInstance, deps: { store: QueueSt
 
   app.put('/chatbot/:id', {
     config: { role: 'admin' },
-    schema: { tags: ['queues'], summary: 'Update a chatbot option', params: IdParams, body: UpdateChatbotBody, response: { 200: ChatbotOut(1) } },
+    schema: { tags: ['queues'], summary: 'Update a chatbot option', params: IdParams, body: UpdateChatbotBody, response: { 200: ChatbotSchema(1), ...ERRORS } },
   }, async (req) => {
     const companyId = req.auth.companyId;
-    const { id } = req.params as IdParams;
-    const result = await chatbots.update(companyId, id, toChatbotInput(req.body as ChatbotBody));
+    const { id } = req.params;
+    const result = await chatbots.update(companyId, id, toChatbotInput(req.body));
     await emitQueue(companyId, result.queueId);
     return result.option;
   });
 
   app.delete('/chatbot/:id', {
     config: { role: 'admin' },
-    schema: { tags: ['queues'], summary: 'Delete a chatbot option and its sub-options', params: IdParams, response: { 200: Type.Object({ message: Type.String() }) } },
+    schema: { tags: ['queues'], summary: 'Delete a chatbot option and its sub-options', params: IdParams, response: { 200: Type.Object({ message: Type.String() }), ...ERRORS } },
   }, async (req) => {
     const companyId = req.auth.companyId;
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const { queueId } = await chatbots.remove(companyId, id);
     await emitQueue(companyId, queueId);
     return { message: 'Chatbot deleted' };

@@ -1,41 +1,8 @@
 import type { Knex } from 'knex';
 import { AppError, type IdentityService } from '@atendo/sdk';
-
-/** What an option does when chosen (spec 2-tickets.md §9 "Chatbot option types"). */
-export const CHATBOT_QUEUE_TYPES = ['text', 'attendent', 'queue', 'integration', 'file'] as const;
-export type ChatbotQueueType = (typeof CHATBOT_QUEUE_TYPES)[number];
-
-/** Deepest level of a queue's option tree (root options are level 1). */
-export const MAX_CHATBOT_DEPTH = 5;
+import { MAX_CHATBOT_DEPTH, type Chatbot, type ChatbotNode, type ChatbotQueueType } from '../contract';
 /** Most options (all levels) one queue may hold. */
 export const MAX_CHATBOT_OPTIONS = 500;
-
-/**
- * A chatbot option as the API shows it (wire-shapes §2 "Chatbot"), plus `order` (its 0-based position
- * among its siblings). Root options have `queueId` set and `chatbotId` null; nested ones the reverse.
- */
-export interface Chatbot {
-  id: number;
-  name: string;
-  greetingMessage: string | null;
-  queueId: number | null;
-  chatbotId: number | null;
-  isAgent: boolean;
-  queueType: ChatbotQueueType;
-  optQueueId: number | null;
-  optUserId: number | null;
-  optIntegrationId: number | null;
-  optFileId: number | null;
-  closeTicket: boolean;
-  order: number;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-}
-
-/** An option with its ordered sub-options (recursively). */
-export interface ChatbotNode extends Chatbot {
-  options: ChatbotNode[];
-}
 
 /**
  * A normalised option of a request body (no empty strings, ids numeric). Absent keys keep the stored value

@@ -1,75 +1,11 @@
 import type { Knex } from 'knex';
 import { AppError, type IdentityService, type PublicUser, type UserExtension } from '@atendo/sdk';
-import { mapChatbotFkViolation, type ChatbotInput, type ChatbotNode, type ChatbotStore } from './chatbots';
-import { isOpenInSchedules, type QueueSchedule } from './schedules';
-
-export type { QueueSchedule } from './schedules';
-
-/** A queue (department) as the API shows it (wire-shapes §2 "Queue"). */
-export interface Queue {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  greetingMessage: string | null;
-  outOfHoursMessage: string | null;
-  orderQueue: number | null;
-  ativarRoteador: boolean;
-  /** Minutes. */
-  tempoRoteador: number;
-  schedules: QueueSchedule[];
-  integrationId: number | null;
-  fileListId: number | null;
-  promptId: number | null;
-  closeTicket: boolean;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-}
-
-/** A queue with its ordered chatbot option tree (`GET /queue/:id`, `POST`/`PUT /queue` answers and events). */
-export type QueueWithChatbots = Queue & { chatbots: ChatbotNode[] };
+import type { ChatbotNode, Queue, QueueSchedule, QueuesService, QueueWithChatbots, UserQueueRef } from '../contract';
+import { mapChatbotFkViolation, type ChatbotInput, type ChatbotStore } from './chatbots';
+import { isOpenInSchedules } from './schedules';
 
 /** The writable fields of a queue, already normalised (no empty strings). Absent keys are left unchanged. */
 export type QueueInput = Partial<Omit<Queue, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>>;
-
-/** One entry of `user.queues` added by the `queues` user extension; `UserQueue` is the membership row. */
-export interface UserQueueRef {
-  id: number;
-  name: string;
-  color: string;
-  UserQueue: { userId: number; queueId: number; createdAt: Date | string; updatedAt: Date | string };
-}
-
-/**
- * The `queues` service other plugins get with `ctx.services.get<QueuesService>('queues')` (declare
- * `dependsOn: ['queues']`). Every method is scoped to `companyId`: ids of another company are unknown.
- */
-export interface QueuesService {
-  /** Ids of the queues `userId` serves (empty when the user is unknown in the company). */
-  listQueueIds(companyId: number, userId: number): Promise<number[]>;
-  /** Ids of the users serving `queueId` (empty when the queue is unknown in the company). */
-  userIdsOfQueue(companyId: number, queueId: number): Promise<number[]>;
-  /** One queue, or undefined when it does not exist in the company. */
-  getQueue(companyId: number, id: number): Promise<Queue | undefined>;
-  /**
-   * All queues of the company (ordered by `orderQueue`, nulls last, then id; without chatbots), for example
-   * to serialize ticket lists with one query.
-   */
-  listQueues(companyId: number): Promise<Queue[]>;
-  /**
-   * True when `date` falls inside the queue's weekly service hours on the wall clock of `timeZone` (IANA
-   * name, default America/Sao_Paulo). A queue without schedules is always open; a weekday missing from its
-   * schedules or with empty times is closed; shifts are [start, end) to the minute, an end of 23:59 meaning
-   * the end of the day (see `isOpenInSchedules`).
-   * @throws AppError 404 ERR_NO_QUEUE_FOUND when the queue is not in the company; 400 ERR_VALIDATION for
-   *   an unknown time zone or an invalid date.
-   */
-  isOpenAt(companyId: number, queueId: number, date: Date, timeZone?: string): Promise<boolean>;
-  /** The queue's chatbot options as an ordered tree (`[]` when none, or the queue is not in the company). */
-  chatbotTree(companyId: number, queueId: number): Promise<ChatbotNode[]>;
-  /** One chatbot option with its ordered sub-options, or undefined when it is not in the company. */
-  getOption(companyId: number, chatbotId: number): Promise<ChatbotNode | undefined>;
-}
 
 const UNIQUE_CODES = {
   queues_company_name_unique: 'ERR_QUEUE_NAME_ALREADY_EXISTS',

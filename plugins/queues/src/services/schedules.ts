@@ -1,14 +1,5 @@
 import { AppError } from '@atendo/sdk';
-
-/** One weekday of a queue's service hours; times are `HH:mm` or `''` (no such shift). */
-export interface QueueSchedule {
-  weekday: string;
-  weekdayEn: string;
-  startTimeA: string;
-  endTimeA: string;
-  startTimeB: string;
-  endTimeB: string;
-}
+import type { QueueSchedule } from '../contract';
 
 /** A schedule item as a body may carry it (times may be null or absent: both mean `''`). */
 export interface QueueScheduleInput {

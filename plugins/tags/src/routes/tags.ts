@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { AppError, ErrorResponse, IdParams, Type, type IdentityService, type Realtime } from '@atendo/sdk';
-import type { Tag, TagInput, TagStore } from '../services/tags';
+import { AppError, errorResponses, IdParams, Type, type IdentityService, type PluginApp, type Realtime } from '@atendo/sdk';
+import type { Tag } from '../contract';
+import type { TagInput, TagStore } from '../services/tags';
 import {
   CreateTagBody,
   DEFAULT_TAG_COLOR,
@@ -13,7 +13,7 @@ import {
   UpdateTagBody,
 } from '../schemas/tags';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** Trims a tag name and refuses names shorter than 3 characters (spec §5 'Tag muito curta'). */
 function tagName(raw: string): string {
@@ -40,7 +40,7 @@ const kanbanValue = (v: number | boolean | undefined): 0 | 1 | undefined => (v =
  * Writes emit, after commit, `company{cid}-tag` (no dash, as the old client listens) and
  * `company-{cid}-tag` with `{action:'create'|'update', tag}` / `{action:'delete', tagId}`.
  */
-export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; realtime: Realtime; identity: IdentityService }): Promise<void> {
+export async function tagsRoutes(app: PluginApp, deps: { store: TagStore; realtime: Realtime; identity: IdentityService }): Promise<void> {
   const { store, realtime, identity } = deps;
   const emit = (companyId: number, payload: unknown) => {
     realtime.emitToCompany(companyId, `company${companyId}-tag`, payload);
@@ -61,7 +61,7 @@ export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; 
         response: { 200: Type.Object({ tags: Type.Array(TagWithCountsSchema), count: Type.Integer(), hasMore: Type.Boolean() }), ...errors },
       },
     }, async (req) => {
-      const q = req.query as TagsPageQuery;
+      const q = req.query;
       const companyId = req.auth.companyId;
       const kanban = kanbanOf(q.kanban);
       if (kanban === 1) await requireKanban(companyId);
@@ -74,7 +74,7 @@ export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; 
   app.get('/tags/list', {
     schema: { tags: ['tags'], summary: "Every tag of the company (optionally of one kind)", querystring: TagsListQuery, response: { 200: Type.Array(TagSchema), ...errors } },
   }, async (req) => {
-    const kanban = kanbanOf((req.query as TagsListQuery).kanban);
+    const kanban = kanbanOf(req.query.kanban);
     if (kanban === 1) await requireKanban(req.auth.companyId);
     return store.list(req.auth.companyId, kanban);
   });
@@ -87,7 +87,7 @@ export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; 
   app.get('/tags/:id', {
     schema: { tags: ['tags'], summary: 'One tag', params: IdParams, response: { 200: TagSchema, ...errors } },
   }, async (req) => {
-    const tag = await store.get(req.auth.companyId, (req.params as IdParams).id);
+    const tag = await store.get(req.auth.companyId, req.params.id);
     if (!tag) throw new AppError('ERR_NO_TAG_FOUND');
     return tag;
   });
@@ -95,7 +95,7 @@ export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; 
   app.post('/tags', {
     schema: { tags: ['tags'], summary: 'Create a tag owned by the caller', body: CreateTagBody, response: { 200: TagSchema, ...errors } },
   }, async (req) => {
-    const body = req.body as CreateTagBody;
+    const body = req.body;
     const { companyId, id: userId } = req.auth;
     const input = { name: tagName(body.name), color: body.color ?? DEFAULT_TAG_COLOR, kanban: kanbanValue(body.kanban) ?? 0 };
     if (input.kanban === 1) await requireKanban(companyId);
@@ -108,13 +108,13 @@ export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; 
     config: { role: 'admin' },
     schema: { tags: ['tags'], summary: 'Update a tag', params: IdParams, body: UpdateTagBody, response: { 200: TagSchema, ...errors } },
   }, async (req) => {
-    const body = req.body as UpdateTagBody;
+    const body = req.body;
     const companyId = req.auth.companyId;
     const input: TagInput = {};
     if (body.name !== undefined) input.name = tagName(body.name);
     if (body.color !== undefined) input.color = body.color;
     if (body.kanban !== undefined) input.kanban = kanbanValue(body.kanban);
-    const tag = await store.update(companyId, (req.params as IdParams).id, input, async (next: Tag) => {
+    const tag = await store.update(companyId, req.params.id, input, async (next: Tag) => {
       if (next.kanban === 1) await requireKanban(companyId);
     });
     emit(companyId, { action: 'update', tag });
@@ -126,7 +126,7 @@ export async function tagsRoutes(app: FastifyInstance, deps: { store: TagStore; 
     schema: { tags: ['tags'], summary: 'Delete a tag', params: IdParams, response: { 200: Type.Object({ message: Type.String() }), ...errors } },
   }, async (req) => {
     const companyId = req.auth.companyId;
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     await store.remove(companyId, id);
     emit(companyId, { action: 'delete', tagId: id });
     return { message: 'Tag deleted' };

@@ -9,26 +9,7 @@ export const DEFAULT_TAG_COLOR = '#A4CCCC';
 /** Page size of `GET /tags`. */
 export const TAGS_PAGE_SIZE = 20;
 
-/** A tag as every answer shows it (wire-shapes §2 "Tag", plus `userId`). */
-export const TagSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    companyId: Type.Integer(),
-    name: Type.String(),
-    color: Type.String(),
-    kanban: Type.Integer({ minimum: 0, maximum: 1 }),
-    userId: Type.Union([Type.Integer(), Type.Null()]),
-    createdAt: Type.String(),
-    updatedAt: Type.String(),
-  },
-  { additionalProperties: false },
-);
-
-/** A tag of the `GET /tags` list with its counts. */
-export const TagWithCountsSchema = Type.Object(
-  { ...TagSchema.properties, contactsCount: Type.Integer(), ticketsCount: Type.Integer() },
-  { additionalProperties: false },
-);
+export { TagSchema, TagWithCountsSchema } from '../contract';
 
 /** `kanban` in a query string: 0/1 or false/true. */
 const KanbanQuery = Type.String({ pattern: '^(0|1|true|false)$' });

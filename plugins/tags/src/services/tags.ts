@@ -1,30 +1,6 @@
 import type { Knex } from 'knex';
-import { AppError } from '@atendo/sdk';
-
-/** A tag as the API shows it (wire-shapes §2 "Tag"). `kanban` is 1 for kanban lanes, 0 otherwise. */
-export interface Tag {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  kanban: 0 | 1;
-  /** The user who created the tag (null when that user was deleted). */
-  userId: number | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-}
-
-/** A tag of the `GET /tags` list, with the counts other plugins contribute (0 when none does). */
-export type TagWithCounts = Tag & { contactsCount: number; ticketsCount: number };
-
-/** The counts a tag list shows; each is contributed by the plugin that owns the linking table. */
-export type TagCounterKey = 'contactsCount' | 'ticketsCount';
-
-/**
- * A counter: for the given tags of `companyId`, the number of linked records per tag id. Tags missing
- * from the map count 0. Must filter on `companyId`.
- */
-export type TagCounter = (companyId: number, tagIds: number[]) => Promise<Map<number, number>>;
+import { AppError, iso } from '@atendo/sdk';
+import { WIRE_COUNT_KEYS, type Tag, type TagCounter, type TagsService, type TagWithCounts } from '../contract';
 
 /** The writable fields of a tag, already normalised. */
 export interface TagInput {
@@ -33,24 +9,8 @@ export interface TagInput {
   kanban?: 0 | 1;
 }
 
-/**
- * The `tags` service other plugins get with `ctx.services.get<TagsService>('tags')` (declare
- * `dependsOn: ['tags']`). Every method is scoped to `companyId`: ids of another company are unknown.
- */
-export interface TagsService {
-  /** The tags of `companyId` among `ids` (unknown ids are skipped), ordered by name. */
-  getMany(companyId: number, ids: number[]): Promise<Tag[]>;
-  /**
-   * Throws 404 ERR_NO_TAG_FOUND unless every id is a tag of `companyId`. With `trx`, the tags are read
-   * `FOR SHARE` inside it, so they cannot be deleted before the caller's transaction ends.
-   */
-  assertAll(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<void>;
-  /**
-   * Extension point: the plugin owning a tag link (contacts, tickets) registers the counter for its key.
-   * One counter per key; a second registration throws.
-   */
-  registerCounter(key: TagCounterKey, fn: TagCounter): void;
-}
+/** A counter key: camelCase ending in `Count`, so it never shadows a tag field. */
+const COUNTER_KEY = /^[a-z][a-zA-Z0-9]*Count$/;
 
 const UNIQUE_INDEX = 'tags_company_name_kanban_unique';
 
@@ -59,9 +19,18 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Normalises a `tags` row (kanban as 0|1). */
+/** A `tags` row as the wire shows it: kanban as 0|1, ISO timestamps. */
 function toTag(row: Record<string, unknown>): Tag {
-  return { ...(row as unknown as Tag), kanban: Number(row.kanban) === 1 ? 1 : 0 };
+  return {
+    id: row.id as number,
+    companyId: row.companyId as number,
+    name: String(row.name),
+    color: String(row.color),
+    kanban: Number(row.kanban) === 1 ? 1 : 0,
+    userId: (row.userId as number | null) ?? null,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
 
 /**
@@ -70,13 +39,21 @@ function toTag(row: Record<string, unknown>): Tag {
  * index for concurrent writers (409 ERR_DUPLICATED_NAME).
  */
 export class TagStore implements TagsService {
-  private readonly counters = new Map<TagCounterKey, TagCounter>();
+  private readonly counters = new Map<string, { counter: TagCounter; contributor: string }>();
 
   constructor(private readonly db: Knex) {}
 
-  registerCounter(key: TagCounterKey, fn: TagCounter): void {
-    if (this.counters.has(key)) throw new Error(`tag counter ${key} is already registered`);
-    this.counters.set(key, fn);
+  /**
+   * Takes a contribution to `tags.counters`. Throws (refusing the contributor's boot) for a malformed key or
+   * a key another counter already has.
+   */
+  addCounter(counter: TagCounter, contributor: string): void {
+    if (!counter || typeof counter.count !== 'function' || typeof counter.key !== 'string' || !COUNTER_KEY.test(counter.key)) {
+      throw new Error(`plugin ${contributor}: a tag counter needs a camelCase key ending in "Count" and a count function`);
+    }
+    const known = this.counters.get(counter.key);
+    if (known) throw new Error(`tag counter ${counter.key} is already registered (by ${known.contributor}; ${contributor} contributes it again)`);
+    this.counters.set(counter.key, { counter, contributor });
   }
 
   /**
@@ -101,6 +78,11 @@ export class TagStore implements TagsService {
     const q = this.db('tags').where({ companyId });
     if (kanban !== undefined) q.andWhere({ kanban });
     return (await q.orderByRaw('lower(name) ASC, id ASC')).map(toTag);
+  }
+
+  /** The ids of the company's kanban tags, ascending (TagsService.kanbanIds). */
+  async kanbanIds(companyId: number): Promise<number[]> {
+    return (await this.db('tags').where({ companyId, kanban: 1 }).orderBy('id').select('id')).map((r: { id: number }) => Number(r.id));
   }
 
   /** The company's kanban tags ordered by id (the lanes of the board). */
@@ -175,16 +157,26 @@ export class TagStore implements TagsService {
     if (!n) throw new AppError('ERR_NO_TAG_FOUND');
   }
 
-  /** Adds `contactsCount` and `ticketsCount` from the registered counters (0 when a counter is missing). */
+  /**
+   * Adds each contributed counter's key, and `contactsCount` / `ticketsCount` (the wire's counts) as 0 when
+   * no counter gives them.
+   */
   async withCounts(companyId: number, tags: Tag[]): Promise<TagWithCounts[]> {
     const ids = tags.map((t) => t.id);
-    const empty = new Map<number, number>();
-    const run = (key: TagCounterKey) => {
-      const fn = this.counters.get(key);
-      return fn && ids.length ? fn(companyId, ids) : Promise.resolve(empty);
-    };
-    const [contacts, tickets] = await Promise.all([run('contactsCount'), run('ticketsCount')]);
-    return tags.map((t) => ({ ...t, contactsCount: Number(contacts.get(t.id) ?? 0), ticketsCount: Number(tickets.get(t.id) ?? 0) }));
+    const keys = [...new Set<string>([...WIRE_COUNT_KEYS, ...this.counters.keys()])];
+    const counts = await Promise.all(
+      keys.map((key) => {
+        const entry = this.counters.get(key);
+        return entry && ids.length ? entry.counter.count(companyId, ids) : Promise.resolve(new Map<number, number>());
+      }),
+    );
+    return tags.map((t) => {
+      const row: TagWithCounts = { ...t, contactsCount: 0, ticketsCount: 0 };
+      keys.forEach((key, i) => {
+        row[key] = Number(counts[i].get(t.id) ?? 0);
+      });
+      return row;
+    });
   }
 
   /** The narrow service other plugins use. */
@@ -192,7 +184,7 @@ export class TagStore implements TagsService {
     return {
       getMany: (c, ids) => this.getMany(c, ids),
       assertAll: (c, ids, trx) => this.assertAll(c, ids, trx),
-      registerCounter: (key, fn) => this.registerCounter(key, fn),
+      kanbanIds: (c) => this.kanbanIds(c),
     };
   }
 

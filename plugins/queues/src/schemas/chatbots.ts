@@ -1,5 +1,6 @@
-import { AppError, BoolLike, Type, toBool, type TSchema } from '@atendo/sdk';
-import { CHATBOT_QUEUE_TYPES, MAX_CHATBOT_DEPTH, type ChatbotInput, type ChatbotQueueType } from '../services/chatbots';
+import { AppError, BoolLike, Nullable, Type, toBool, type TUnsafe } from '@atendo/sdk';
+import { CHATBOT_QUEUE_TYPES, MAX_CHATBOT_DEPTH, type ChatbotQueueType } from '../contract';
+import type { ChatbotInput } from '../services/chatbots';
 
 export const MAX_ID = 2147483647;
 
@@ -13,7 +14,7 @@ const QueueTypeLike = Type.Unsafe<ChatbotQueueType | '' | null>({ type: ['string
 /** The option fields shared by every chatbot body. `name`: 4..100 characters once trimmed (spec §5). */
 const fields = (nameRequired: boolean) => ({
   name: nameRequired ? Type.String({ minLength: 4, maxLength: 100 }) : Type.Optional(Type.String({ minLength: 4, maxLength: 100 })),
-  greetingMessage: Type.Optional(Type.Unsafe<string | null>({ type: 'string', nullable: true, maxLength: 5000 })),
+  greetingMessage: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   queueType: Type.Optional(QueueTypeLike),
   optQueueId: Type.Optional(OptIdLike),
   optUserId: Type.Optional(OptIdLike),
@@ -28,9 +29,9 @@ const fields = (nameRequired: boolean) => ({
  * MAX_CHATBOT_DEPTH levels; deeper lists must be empty (so too-deep bodies are refused, not silently cut).
  * null means "not given".
  */
-function optionsSchema(level: number): TSchema {
-  if (level >= MAX_CHATBOT_DEPTH) return Type.Unsafe({ type: 'array', nullable: true, maxItems: 0 });
-  return Type.Unsafe({ ...Type.Array(ChatbotItem(level + 1), { maxItems: 100 }), nullable: true });
+function optionsSchema(level: number): TUnsafe<ChatbotBody[] | null> {
+  if (level >= MAX_CHATBOT_DEPTH) return Type.Unsafe<ChatbotBody[] | null>({ type: 'array', nullable: true, maxItems: 0 });
+  return Type.Unsafe<ChatbotBody[] | null>({ ...Type.Array(ChatbotItem(level + 1), { maxItems: 100 }), nullable: true });
 }
 
 /**
@@ -39,8 +40,8 @@ function optionsSchema(level: number): TSchema {
  * closeTicket?, isAgent?, options?}`. Unknown keys (createdAt, queueId, ... sent back by old clients) are
  * dropped.
  */
-export function ChatbotItem(level = 1): TSchema {
-  return Type.Object({ id: Type.Optional(IdLike), ...fields(true), options: Type.Optional(optionsSchema(level)) }, { additionalProperties: false });
+export function ChatbotItem(level = 1): TUnsafe<ChatbotBody> {
+  return Type.Unsafe<ChatbotBody>(Type.Object({ id: Type.Optional(IdLike), ...fields(true), options: Type.Optional(optionsSchema(level)) }, { additionalProperties: false }));
 }
 
 /** Body of POST /chatbot: the option plus its parent, `queueId` (root option) or `chatbotId` (sub-option). */
@@ -102,31 +103,4 @@ export function toChatbotInput(body: ChatbotBody): ChatbotInput {
   if (body.isAgent !== undefined) input.isAgent = toBool(body.isAgent);
   if (body.options !== undefined && body.options !== null) input.options = body.options.map(toChatbotInput);
   return input;
-}
-
-const NullableInt = Type.Unsafe<number | null>({ type: 'integer', nullable: true });
-
-/** Response schema of an option at `level` with its `options` (wire-shapes §2 "Chatbot" plus `order`). */
-export function ChatbotOut(level = 1): TSchema {
-  return Type.Object(
-    {
-      id: Type.Integer(),
-      name: Type.String(),
-      greetingMessage: Type.Unsafe<string | null>({ type: 'string', nullable: true }),
-      queueId: NullableInt,
-      chatbotId: NullableInt,
-      isAgent: Type.Boolean(),
-      queueType: Type.String(),
-      optQueueId: NullableInt,
-      optUserId: NullableInt,
-      optIntegrationId: NullableInt,
-      optFileId: NullableInt,
-      closeTicket: Type.Boolean(),
-      order: Type.Integer(),
-      createdAt: Type.String(),
-      updatedAt: Type.String(),
-      options: level >= MAX_CHATBOT_DEPTH ? Type.Array(Type.Object({}, { additionalProperties: true })) : Type.Array(ChatbotOut(level + 1)),
-    },
-    { additionalProperties: false },
-  );
 }

@@ -1,0 +1,207 @@
+/**
+ * The contacts plugin's contract (import it as `@atendo/plugin-contacts/contract`): the `contacts` service
+ * ref and interface, the `contacts.decorators` extension point, the wire types and schemas of a contact,
+ * and the plugin's error codes. Types and `define*` calls only: importing it pulls neither fastify nor knex.
+ */
+import type { Knex } from 'knex';
+import { defineErrors, defineExtensionPoint, defineService, Nullable, Type, type AuthUser } from '@atendo/sdk';
+import { TagSchema, type Tag } from '@atendo/plugin-tags/contract';
+
+/** Error codes owned by the contacts plugin (merged into the catalogue at boot). */
+export const errors = defineErrors({
+  ERR_NO_IMPORT_FOUND: { status: 404, message: 'Import job not found' },
+});
+declare module '@atendo/sdk' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface ErrorCodes extends Record<keyof typeof errors, true> {}
+}
+
+/** Channels a contact belongs to. */
+export const CONTACT_CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram'] as const;
+export type ContactChannel = (typeof CONTACT_CHANNELS)[number];
+
+/** A contact as the API shows it (wire-shapes §2 "Contact"). Timestamps are ISO strings. */
+export interface Contact {
+  id: number;
+  companyId: number;
+  name: string;
+  /** Digits for phones, PSID/IGSID for Meta channels, group JID user part for groups. */
+  number: string;
+  email: string;
+  /** The picture URL the channel gave (remote). */
+  profilePicUrl: string | null;
+  /** The picture to show: a stored file under /public/company{id}/contacts/, else `profilePicUrl`. */
+  urlPicture: string | null;
+  isGroup: boolean;
+  disableBot: boolean;
+  acceptAudioMessage: boolean;
+  /** false = blocked. */
+  active: boolean;
+  channel: ContactChannel;
+  remoteJid: string | null;
+  /** WhatsApp LID JID, when known. */
+  lid: string | null;
+  lgpdAcceptedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContactExtraInfo {
+  id: number;
+  contactId: number;
+  name: string;
+  value: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A tag of a contact with its join row (`contact.tags[i].ContactTag`). */
+export type ContactTagRef = Tag & { createdAt: string; updatedAt: string; ContactTag: { contactId: number; tagId: number; createdAt: string; updatedAt: string } };
+
+/** A contact with its extra info and tags (`GET /contacts/:id`). */
+export interface ContactDetails extends Contact {
+  extraInfo: ContactExtraInfo[];
+  tags: ContactTagRef[];
+}
+
+/** A row of `GET /contacts`: `contacts.decorators` contributors may fill `tickets` or add keys. */
+export type ContactListItem = Contact & { tags: ContactTagRef[]; tickets: Record<string, unknown>[] };
+
+/**
+ * A contribution to `contacts.decorators`: adds keys to the rows of a `GET /contacts` page (all of one
+ * company, never empty), in place. Must not remove or rename keys; runs in contribution order.
+ */
+export type ContactDecorator = (companyId: number, contacts: ContactListItem[]) => Promise<void>;
+
+/** Extension point `contacts.decorators` (declare `dependsOn: ['contacts']` to contribute). */
+export const contactDecorators = defineExtensionPoint<ContactDecorator>('contacts.decorators');
+
+/** What the inbound pipeline knows about a sender. Absent or null fields never overwrite stored ones. */
+export interface FindOrCreateInput {
+  /** The channel identity (see `Contact.number`), already canonical: it is not reformatted. */
+  number: string;
+  name?: string | null;
+  channel: ContactChannel;
+  isGroup?: boolean;
+  remoteJid?: string | null;
+  lid?: string | null;
+  profilePicUrl?: string | null;
+}
+
+/**
+ * The `contacts` service other plugins get with `ctx.services.get(contactsService)` (declare
+ * `dependsOn: ['contacts']`). Every method is scoped to `companyId`: ids of another company are unknown.
+ * Answers are never masked: callers showing numbers to a user apply `shouldMask`/`maskNumber`.
+ */
+export interface ContactsService {
+  /** One contact with extra info and tags, or undefined. */
+  get(companyId: number, id: number): Promise<ContactDetails | undefined>;
+  /**
+   * The contacts of `companyId` among `ids` (unknown ids skipped), in no particular order. `trx` (added,
+   * additive): read inside that transaction (contacts it created are seen before it commits).
+   */
+  getMany(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<Contact[]>;
+  /**
+   * Finds the contact with `number` or creates it, in one `INSERT ... ON CONFLICT (company_id, number)
+   * DO UPDATE ... RETURNING` (idempotent and race-safe: parallel calls for one number give one row).
+   * An existing contact gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different.
+   * Emits `company-{cid}-contact` create/update when something was written, after `trx` commits (or at
+   * once without `trx`). 400 ERR_VALIDATION for an empty or over-long number.
+   */
+  findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact>;
+  /**
+   * Added (additive, for the inbound pipeline): `findOrCreate` for many inputs of one company, whatever their
+   * number, in one read when every contact exists unchanged (else also one insert of the missing ones with
+   * `ON CONFLICT DO NOTHING` and one update of the changed ones), with the same rules: an existing contact
+   * gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different; race-safe (parallel
+   * calls give one row per number);
+   * `company-{cid}-contact` create/update events after `trx` commits (or at once). Answers one contact per
+   * input, in input order (inputs sharing a number share the contact; for them the last given fields win).
+   * 400 ERR_VALIDATION for an empty or over-long number.
+   */
+  findOrCreateMany?(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction): Promise<Contact[]>;
+  /** Added (additive): the contact whose stored `number` is exactly `number` (no reformatting), or undefined. */
+  getByNumber?(companyId: number, number: string): Promise<Contact | undefined>;
+  /** The LGPD display mask (`5511987654321` -> `55119******21`); groups unchanged. */
+  maskNumber(number: string, isGroup: boolean): string;
+  /** True when `caller` must see masked numbers: profile user (not super) and lgpdHideNumber enabled. */
+  shouldMask(companyId: number, caller: AuthUser): Promise<boolean>;
+  /** Tags of each contact (every id of `contactIds` is a key; tags ordered by name). */
+  tagsOf(companyId: number, contactIds: number[]): Promise<Map<number, ContactTagRef[]>>;
+  /** True when the contact has at least one tag (the requiredTag rule of tickets). */
+  hasTags(companyId: number, contactId: number): Promise<boolean>;
+  /**
+   * Ids of up to `limit` (1..10,000, default 1,000) contacts of `companyId` matching a free-text `term`,
+   * newest contact first: the lower-cased name contains the term, or, when the term looks like a phone
+   * number (only digits, spaces and `+ - ( ) .`), the number contains its digits. [] for a blank term.
+   * Backs the ticket search (`contactId IN (...)`) without other plugins reading `contacts`.
+   * `exactNumber` (for viewers of masked numbers, lgpdHideNumber): a number matches only as a whole (its
+   * national or international spelling), and names that are the number do not match by substring.
+   */
+  searchIds(companyId: number, term: string, limit?: number, opts?: { exactNumber?: boolean }): Promise<number[]>;
+  /**
+   * Records when the contact accepted the LGPD terms (`at`), or clears it (null: refused or withdrawn);
+   * emits `company-{cid}-contact` update. 404 ERR_NO_CONTACT_FOUND. Used by the automation bot.
+   */
+  setLgpdAcceptedAt(companyId: number, contactId: number, at: Date | null): Promise<void>;
+  /**
+   * Added (additive, for campaigns to the contacts of a tag): the company's active, non-group WhatsApp contacts
+   * (channel whatsapp or whatsappapi) having tag `tagId` with a non-empty number, ordered by contact id (at most `limit`, default 100,000). With
+   * `trx`, read inside that transaction.
+   */
+  withTag?(companyId: number, tagId: number, opts?: { trx?: Knex.Transaction; limit?: number }): Promise<Pick<Contact, 'id' | 'name' | 'number' | 'email' | 'channel'>[]>;
+  /** Added (additive): how many contacts `withTag` would answer, per tag id (every id of `tagIds` is a key). */
+  countWithTags?(companyId: number, tagIds: number[]): Promise<Map<number, number>>;
+}
+
+/** The typed handle of the `contacts` service. */
+export const contactsService = defineService<ContactsService>('contacts');
+
+const NullableString = Nullable(Type.String());
+/** A contact as every answer shows it (wire-shapes §2 "Contact"). Timestamps are ISO strings. */
+export const ContactSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    companyId: Type.Integer(),
+    name: Type.String(),
+    number: Type.String(),
+    email: Type.String(),
+    profilePicUrl: NullableString,
+    urlPicture: NullableString,
+    isGroup: Type.Boolean(),
+    disableBot: Type.Boolean(),
+    acceptAudioMessage: Type.Boolean(),
+    active: Type.Boolean(),
+    channel: Type.String(),
+    remoteJid: NullableString,
+    lid: NullableString,
+    lgpdAcceptedAt: NullableString,
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const ExtraInfoSchema = Type.Object(
+  { id: Type.Integer(), contactId: Type.Integer(), name: Type.String(), value: Type.String(), createdAt: Type.String(), updatedAt: Type.String() },
+  { additionalProperties: false },
+);
+
+/** A tag of a contact with its join row, as `contact.tags[i]` (wire-shapes §0 "Join-table objects"). */
+export const ContactTagSchema = Type.Object(
+  {
+    ...TagSchema.properties,
+    ContactTag: Type.Object(
+      { contactId: Type.Integer(), tagId: Type.Integer(), createdAt: Type.String(), updatedAt: Type.String() },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `GET /contacts/:id` and write answers: the contact with its extra info and tags. */
+export const ContactDetailsSchema = Type.Object(
+  { ...ContactSchema.properties, extraInfo: Type.Array(ExtraInfoSchema), tags: Type.Array(ContactTagSchema) },
+  { additionalProperties: false },
+);
+

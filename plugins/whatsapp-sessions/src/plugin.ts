@@ -1,0 +1,130 @@
+import { join } from 'node:path';
+import { definePlugin, Type, type PluginDefinition, type Static } from '@atendo/sdk';
+import { connectionCreated, connectionDeleted, connectionsService, connectionUpdated } from '@atendo/plugin-connections/contract';
+import { type BackoffOptions, type BaileysModule, type MediaDownloader, type SocketFactory } from '@atendo/channel-whatsapp';
+import { numberCheckers } from '@atendo/plugin-campaigns/contract';
+import { sessionCommand, whatsappSessionsService } from './contract';
+import { WhatsappSessions } from './sessions';
+import { OutboundConsumer } from './outbound';
+import { sessionRoutes } from './routes';
+
+export type { WhatsappSessions } from './sessions';
+
+/**
+ * Config (env vars `WHATSAPP_SESSIONS_<KEY>`):
+ * - `AUTOSTART` (boolean): start the sessions of CONNECTED connections at boot and of newly created
+ *   WhatsApp connections. Default true, false when NODE_ENV=test.
+ * - `SEND_MAX_RETRIES` (0..20, default 5), `SEND_RETRY_DELAY_MS` (default 2000), `SEND_OPEN_WAIT_MS`
+ *   (default 5000): the outbound consumer's retries (see `OutboundConsumer`).
+ */
+export const WhatsappSessionsConfig = Type.Object({
+  /** Unset: true, except under NODE_ENV=test. */
+  autostart: Type.Optional(Type.Boolean()),
+  sendMaxRetries: Type.Integer({ minimum: 0, maximum: 20, default: 5 }),
+  sendRetryDelayMs: Type.Integer({ minimum: 0, maximum: 600000, default: 2000 }),
+  sendOpenWaitMs: Type.Integer({ minimum: 0, maximum: 120000, default: 5000 }),
+});
+export type WhatsappSessionsConfig = Static<typeof WhatsappSessionsConfig>;
+
+/** Injection points (tests): the socket factory, media download, Baileys module, reconnection policy. */
+export interface WhatsappSessionsPluginOptions {
+  socketFactory?: SocketFactory;
+  download?: MediaDownloader;
+  baileys?: () => Promise<BaileysModule>;
+  backoff?: Partial<BackoffOptions>;
+  random?: () => number;
+  /** Overrides the `AUTOSTART` config. */
+  autostart?: boolean;
+  /** Receives the running registry (tests reach the sessions through it). */
+  onReady?(sessions: WhatsappSessions): void;
+}
+
+/**
+ * The whatsapp-sessions plugin: WhatsApp Web (Baileys) sessions. Owns `baileys_auth`; serves
+ * `/whatsappsession/:id` (POST start, PUT new QR, DELETE disconnect) and `/whatsapp-restart/`; runs one
+ * session per connection across nodes (advisory locks); publishes inbound envelopes on
+ * `channel.inbound.whatsapp.<kind>`; consumes `message.send` for channel 'whatsapp'; follows
+ * `connection.created` / `connection.updated` / `connection.deleted`. Provides the `whatsapp-sessions` service
+ * (contract: `./contract.ts`, `@atendo/plugin-whatsapp-sessions/contract`). This factory takes injection
+ * points for tests (`@atendo/plugin-whatsapp-sessions/plugin`); `index.ts` exports the plugin it builds by
+ * default. See README.md.
+ */
+export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOptions = {}): PluginDefinition<WhatsappSessionsConfig> {
+  return definePlugin<WhatsappSessionsConfig>({
+    id: 'whatsapp-sessions',
+    dependsOn: ['connections'],
+    // Campaigns, when installed, check their list numbers through the sessions (`campaigns.number-checkers`).
+    optionalDependsOn: ['campaigns'],
+    topics: [sessionCommand],
+    migrationsDir: join(__dirname, '..', 'migrations'),
+    configSchema: WhatsappSessionsConfig,
+    async register(ctx) {
+      const connections = ctx.services.get(connectionsService);
+      const cfg = ctx.config;
+      const autostart = options.autostart ?? cfg.autostart ?? ctx.kernel.nodeEnv !== 'test';
+      let outbound: OutboundConsumer | undefined;
+      const sessions = new WhatsappSessions({
+        db: ctx.db,
+        bus: ctx.bus,
+        log: ctx.log,
+        connections,
+        uploads: ctx.uploads,
+        uploadsDir: ctx.kernel.uploadsDir,
+        socketFactory: options.socketFactory,
+        download: options.download,
+        baileys: options.baileys,
+        backoff: options.backoff,
+        random: options.random,
+        onSessionStarted: (id) => outbound?.follow(id),
+        onSessionStopped: (id) => outbound?.unfollow(id),
+      });
+      outbound = new OutboundConsumer({
+        bus: ctx.bus,
+        log: ctx.log,
+        sessions,
+        connections,
+        maxRetries: cfg.sendMaxRetries,
+        retryDelayMs: cfg.sendRetryDelayMs,
+        openWaitMs: cfg.sendOpenWaitMs,
+      });
+      ctx.services.provide(whatsappSessionsService, sessions);
+      if (ctx.extensions.has(numberCheckers)) {
+        ctx.extensions.contribute(numberCheckers, { channel: 'whatsapp', check: (companyId, connectionId, numbers) => sessions.checkNumbers(companyId, connectionId, numbers) });
+      }
+
+      await sessions.listen();
+      await outbound.start();
+      const lifecycle = await ctx.bus.subscribe(
+        [connectionCreated, connectionUpdated, connectionDeleted],
+        async (m) => {
+          const e = m.payload;
+          if (!e || e.channel !== 'whatsapp') return;
+          if (m.topic === connectionDeleted.name) await sessions.onDeleted(e.id);
+          else if (m.topic === connectionUpdated.name) await sessions.onUpdated(e.id);
+          else if (autostart) await sessions.run(e.companyId, e.id, 'start', { forward: false });
+        },
+        // Every node sees every event: the session's owner (or whoever takes the lock) acts.
+        { broadcast: true },
+      );
+      ctx.onClose(async () => {
+        await lifecycle.unsubscribe().catch(() => undefined);
+        await outbound!.close();
+        await sessions.close();
+      });
+
+      await sessionRoutes(ctx.app, { sessions, listConnections: (companyId) => connections.list(companyId) });
+
+      if (autostart) {
+        // After boot, without holding it up: sockets connect in the background.
+        ctx.app.addHook('onReady', async () => {
+          void sessions
+            .autostart()
+            .then((n) => ctx.log.info({ started: n }, 'whatsapp-sessions: sessions started'))
+            .catch((err: unknown) => ctx.log.error({ err }, 'whatsapp-sessions: autostart failed'));
+        });
+      }
+      options.onReady?.(sessions);
+    },
+  });
+}
+

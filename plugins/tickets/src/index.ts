@@ -1,10 +1,13 @@
 import { join } from 'node:path';
-import { definePlugin } from '@atendo/sdk';
-import { AnswerCache, listCacheTtl } from './services/answer-cache';
+import { audienceResolvers, definePlugin, userExtensions } from '@atendo/sdk';
+import { tagCounters } from '@atendo/plugin-tags/contract';
+import { conversationHandlers, errors, TICKETS_TOPICS, ticketsService, type ConversationHandler } from './contract';
+import { AnswerCache } from './services/answer-cache';
+import { TicketsConfig } from './config';
 import { buildDeps } from './services/deps';
 import { loadViewer } from './services/core';
 import { viewerAudiences } from './visibility';
-import { ticketStateService } from './services/tickets';
+import { ticketsServiceImpl } from './services/service';
 import { ticketRoutes } from './routes/tickets';
 import { ticketLogRoutes } from './routes/logs';
 import { ticketNoteRoutes } from './routes/notes';
@@ -13,28 +16,52 @@ import { listRoutes } from './routes/list';
 import { messageRoutes } from './routes/messages';
 import { subscribeMessageResults } from './services/messages';
 import { subscribeInbound } from './services/inbound';
+import { subscribeConversation } from './services/conversation';
+import { ticketsPerTag } from './services/tag-counter';
+import { contactTickets, userTickets } from './services/wire-decorators';
+import { contactDecorators } from '@atendo/plugin-contacts/contract';
 
 /**
  * The tickets plugin: tickets (the full state machine), messages, ticket notes, ticket logs and ticket
  * tags (kanban lanes). See README.md for routes, events and the service it provides.
  */
-export default definePlugin({
+export default definePlugin<TicketsConfig>({
   id: 'tickets',
   dependsOn: ['queues', 'contacts', 'connections', 'tags'],
+  // Contact profiles of Messenger and Instagram senders come from the channels service when it is loaded.
+  optionalDependsOn: ['channels'],
   migrationsDir: join(__dirname, '../migrations'),
+  configSchema: TicketsConfig,
+  errors,
+  topics: [...TICKETS_TOPICS],
   async register(ctx) {
     const deps = buildDeps(ctx);
     // Sockets join the ticket audiences of their user, so live events follow the list's visibility rule.
-    ctx.realtime.registerAudienceResolver(async (user) => viewerAudiences(await loadViewer(deps, user)));
-    void deps;
-    ctx.services.provide('tickets', { ...ticketStateService(deps) });
+    ctx.extensions.contribute(audienceResolvers, async (user) => viewerAudiences(await loadViewer(deps, user)));
+    ctx.services.provide(ticketsService, ticketsServiceImpl(deps));
+    const handlers = ctx.extensions.declare(conversationHandlers);
+    const handlerIds = new Map<string, string>();
+    handlers.onContribute((h: ConversationHandler, contributor) => {
+      if (!h || typeof h.id !== 'string' || !h.id || !Number.isFinite(h.order) || typeof h.onMessage !== 'function') {
+        throw new Error(`plugin ${contributor}: a conversation handler needs an id, a numeric order and onMessage`);
+      }
+      const other = handlerIds.get(h.id);
+      if (other) throw new Error(`conversation handler ${h.id} is contributed by both ${other} and ${contributor}`);
+      handlerIds.set(h.id, contributor);
+    });
+    ctx.extensions.contribute(tagCounters, ticketsPerTag(ctx.db));
+    // Keys the product family's client reads on other owners' lists: users[].tickets, contacts[].tickets.
+    ctx.extensions.contribute(contactDecorators, contactTickets(ctx.db));
+    deps.handlers = () => [...handlers.all()].sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    ctx.extensions.contribute(userExtensions, userTickets(deps));
     await ticketRoutes(ctx.app, deps);
     await ticketLogRoutes(ctx.app, deps);
     await ticketNoteRoutes(ctx.app, deps);
     await ticketTagRoutes(ctx.app, deps);
-    await listRoutes(ctx.app, deps, new AnswerCache(listCacheTtl(ctx.config.listCacheMs)));
+    await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs));
     await messageRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps));
     ctx.onClose((await subscribeInbound(deps)).close);
+    ctx.onClose((await subscribeConversation(deps, handlers)).close);
   },
 });

@@ -6,7 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
-import { ANSWER_TTL_MS, AnswerCache, listCacheTtl } from '../src/services/answer-cache';
+import { Value } from '@sinclair/typebox/value';
+import { ANSWER_TTL_MS, AnswerCache } from '../src/services/answer-cache';
+import { StatsCache } from '../src/services/list';
+import { TicketsConfig } from '../src/config';
 import { createContact, createTenant, insertTicket, TICKETS_PLUGINS, type Tenant } from './helpers';
 
 jest.setTimeout(60000);
@@ -50,11 +53,11 @@ describe('AnswerCache', () => {
     expect((await c.get(1, 'admin', ['tickets:all'], load)).body.toString()).toBe('7');
   });
 
-  test('TICKETS_LIST_CACHE_MS: default, 0 stores nothing, bad values refused', async () => {
-    expect(listCacheTtl(undefined)).toBe(ANSWER_TTL_MS);
-    expect(listCacheTtl('2500')).toBe(2500);
-    for (const bad of ['-1', 'abc', '1.5', '600001', 9e9]) expect(() => listCacheTtl(bad)).toThrow(/TICKETS_LIST_CACHE_MS/);
-    const c = new AnswerCache(listCacheTtl('0'));
+  test('TICKETS_LIST_CACHE_MS (configSchema): default, 0 stores nothing, bad values refused', async () => {
+    expect(Value.Default(TicketsConfig, {})).toEqual({ listCacheMs: ANSWER_TTL_MS });
+    expect(Value.Check(TicketsConfig, { listCacheMs: 2500 })).toBe(true);
+    for (const bad of [-1, 'abc', 1.5, 600001, 9e9]) expect(Value.Check(TicketsConfig, { listCacheMs: bad })).toBe(false);
+    const c = new AnswerCache(0);
     let n = 0;
     await c.get(1, 'k', [], async () => String(++n));
     expect((await c.get(1, 'k', [], async () => String(++n))).body.toString()).toBe('2');
@@ -97,6 +100,40 @@ describe('AnswerCache', () => {
     expect(c.storedBytes).toBe(2); // 'again' (5 bytes) is answered, but larger than the whole cache: not stored
     await new Promise((r) => setTimeout(r, 60));
     expect((await c.get(1, 'k', [], async () => 'expired')).body.toString()).toBe('expired');
+  });
+});
+
+describe('StatsCache (the tab counts and capped counts)', () => {
+  test('one statement per key and version; a bump of the scopes or the company recounts; failures are not kept', async () => {
+    const answers = new AnswerCache();
+    const stats = new StatsCache((c, scopes) => answers.version(c, scopes));
+    let n = 0;
+    const load = async () => ({ counts: { open: ++n, pending: 0, group: 0 } });
+    const scopes = ['tickets:queue:1'];
+    const [a, b] = await Promise.all([stats.get(1, 'k', scopes, load), stats.get(1, 'k', scopes, load)]);
+    expect(a).toBe(b);
+    expect(n).toBe(1);
+    answers.bump(1, ['tickets:queue:2']); // another audience: still valid
+    expect((await stats.get(1, 'k', scopes, load)).counts!.open).toBe(1);
+    answers.bump(1, ['tickets:queue:1']);
+    expect((await stats.get(1, 'k', scopes, load)).counts!.open).toBe(2);
+    answers.bump(1);
+    expect((await stats.get(1, 'k', scopes, load)).counts!.open).toBe(3);
+    answers.bump(2); // another company
+    expect((await stats.get(1, 'k', scopes, load)).counts!.open).toBe(3);
+    await expect(stats.get(1, 'bad', scopes, async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect((await stats.get(1, 'bad', scopes, load)).counts!.open).toBe(4);
+    expect(stats.hits).toBe(3);
+  });
+
+  test('entries expire after the TTL', async () => {
+    const stats = new StatsCache(() => 0, 30);
+    let n = 0;
+    const load = async () => ({ count: ++n });
+    await stats.get(1, 'k', [], load);
+    expect((await stats.get(1, 'k', [], load)).count).toBe(1);
+    await new Promise((r) => setTimeout(r, 40));
+    expect((await stats.get(1, 'k', [], load)).count).toBe(2);
   });
 });
 
@@ -188,6 +225,20 @@ describe('GET /tickets through the cache', () => {
     expect(userB1.counts.open).toBe(JSON.parse(userB0.body).counts.open + 1);
   });
 
+  test('the tab counts are shared by the pages of a list and move at once with a ticket change', async () => {
+    const page = async (n: number) => JSON.parse((await k.as(t.admin, 'GET', `/tickets?status=pending&showAll=true&pageNumber=${n}`)).body) as { counts: { open: number; pending: number } };
+    const first = await page(1);
+    // A ticket written behind the plugins' back (no event): page 2 (another answer) reuses page 1's counts.
+    const hidden = await insertTicket(k, t.companyId, { contactId: (await createContact(k, t.companyId)).id, whatsappId: t.conn.id, queueId: t.queueA.id });
+    expect((await page(2)).counts).toEqual(first.counts);
+    // A change through the API: its event moves the counts in the very next list, whatever the page.
+    const put = await k.as(t.admin, 'PUT', `/tickets/${hidden.id}`, { status: 'open', userId: t.admin.id });
+    expect(put.statusCode).toBe(200);
+    const after = await page(3);
+    expect(after.counts.open).toBe(first.counts.open + 1);
+    expect(after.counts.pending).toBe(first.counts.pending);
+  });
+
   // Two kernels sharing the database and the bus: a change made through one reaches the other's cached
   // answers with its event.
   (process.env.AMQP_URL ? test : test.skip)('a change made on another node shows once its event arrives', async () => {
@@ -215,4 +266,8 @@ test('TICKETS_LIST_CACHE_MS=0: every list is read fresh', async () => {
   } finally {
     await k.close();
   }
+});
+
+test('TICKETS_LIST_CACHE_MS out of range refuses boot', async () => {
+  await expect(createTestKernel({ plugins: TICKETS_PLUGINS, env: { TICKETS_LIST_CACHE_MS: '600001' } })).rejects.toThrow(/invalid config for plugin tickets.*listCacheMs/);
 });

@@ -535,6 +535,36 @@ describe('GET /ticket/kanban', () => {
     expect(names(await get(t.admin, { searchParam: contact.name }, '/ticket/kanban'))).toEqual(['openB']);
   });
 
+  test('lane: 0 = tickets with no kanban tag (plain tags do not count), a tag id = that lane; each lane counted on its own', async () => {
+    const plain = await createTag(k, t.companyId, { name: 'Plain', kanban: 0 });
+    const other = await createTag(k, t.companyId, { name: 'Lane 2', kanban: 1 });
+    await k.db('ticketTags').insert({ ticketId: r.pendA.id, tagId: plain.id, companyId: t.companyId });
+    try {
+      const def = await get(t.admin, { lane: 0 }, '/ticket/kanban');
+      expect(names(def)).toEqual(['openB', 'pendA']);
+      expect(def.count).toBe(2);
+      const l1 = await get(t.admin, { lane: lane.id }, '/ticket/kanban');
+      expect(names(l1)).toEqual(['openA']);
+      expect(l1.count).toBe(1);
+      expect(names(await get(t.admin, { lane: other.id }, '/ticket/kanban'))).toEqual([]);
+      // visibility and the other filters still apply inside a lane
+      expect(names(await get(t.userA, { lane: 0 }, '/ticket/kanban'))).toEqual(['pendA']);
+      expect(names(await get(t.admin, { lane: 0, queueIds: [t.queueB.id] }, '/ticket/kanban'))).toEqual(['openB']);
+      // another company's kanban tags are not this company's lanes
+      const o = await createTenant(k);
+      const foreign = await createTag(k, o.companyId, { name: 'Foreign lane', kanban: 1 });
+      expect(names(await get(t.admin, { lane: foreign.id }, '/ticket/kanban'))).toEqual([]);
+      expect(names(await get(t.admin, { lane: 0 }, '/ticket/kanban'))).toEqual(['openB', 'pendA']);
+      for (const bad of ['lane=-1', 'lane=x', 'lane=1.5']) {
+        const res = await k.as(t.admin, 'GET', `/ticket/kanban?${bad}`);
+        expect([bad, res.statusCode, res.json().error]).toEqual([bad, 400, 'ERR_VALIDATION']);
+      }
+    } finally {
+      await k.db('ticketTags').where({ ticketId: r.pendA.id, tagId: plain.id }).del();
+      await k.db('tags').whereIn('id', [plain.id, other.id]).del();
+    }
+  });
+
   test('pages of 40: 41+ tickets give hasMore and a second page', async () => {
     const p = await createTenant(k);
     const contacts = await bulkContacts(k, p.companyId, 42, 'Kanban');

@@ -262,6 +262,48 @@ describe('tickets: messages', () => {
       expect((await send(S.userA, ticket.id, { body: 'olá' })).json().body).toBe('olá');
     });
 
+    test('message variables are filled on every outgoing text (not in private notes): name, firstName, userName, queue, connection, ticket_id, protocol, date, hour, ms', async () => {
+      const { ticket } = await conversation(A);
+      const res = await send(A.userA, ticket.id, { body: '{{ms}} {{firstName}} / {{name}} / {{userName}} / {{queue}} / {{connection}} / #{{ticket_id}} / {{protocol}} / {{date}} {{hour}} / {{unknown}}' });
+      expect(res.statusCode).toBe(200);
+      const body: string = res.json().body;
+      const conn = await k.db('whatsapps').where({ id: A.conn.id }).first('name');
+      expect(body).toMatch(new RegExp(`^(Bom dia|Boa tarde|Boa noite|Boa madrugada) Maria / Maria Souza / ${A.userA.name} / ${A.queueA.name} / ${conn.name} / #${ticket.id} / \\d{14}${ticket.id} / \\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2}:\\d{2} / \\{\\{unknown\\}\\}$`));
+      const [cmd] = await waitPublished('message.send', (p) => p.messageId === res.json().id);
+      expect(cmd.body).toBe(body);
+      expect((await ticketRow(ticket.id)).lastMessage).toBe(body);
+      expect((await send(A.userA, ticket.id, { body: 'nota {{name}}', isPrivate: true })).json().body).toBe('nota {{name}}');
+    });
+
+    test("one greeting on accept with either client: the old client's own greeting right after the server's is answered with the server's", async () => {
+      const S = await createTenant(k);
+      await setCompanySetting(k, S.companyId, 'sendSignMessage', 'disabled');
+      await setCompanySetting(k, S.companyId, 'sendGreetingAccepted', 'enabled');
+      const contact = await createContact(k, S.companyId, { name: 'Maria Souza' });
+      const pending = await insertTicket(k, S.companyId, { contactId: contact.id, whatsappId: S.conn.id, queueId: S.queueA.id, userId: null, status: 'pending' });
+      expect((await k.as(S.userA, 'PUT', `/tickets/${pending.id}`, { status: 'open', userId: S.userA.id })).statusCode).toBe(200);
+      const bodies = async () => (await k.db('messages').where({ ticketId: pending.id }).orderBy('id')).map((m: MessageRow) => m.body);
+      const greeting = await bodies();
+      expect(greeting).toEqual([`Olá Maria, meu nome é ${S.userA.name} e agora vou prosseguir com seu atendimento!`]);
+      // The product family's client posts its own greeting after the accept (TicketActionButtonsCustom).
+      const old = await send(S.userA, pending.id, { read: 1, fromMe: true, mediaUrl: '', body: `*Assistente Virtual:*\n{{ms}} *{{name}}*, meu nome é *${S.userA.name}* e agora vou prosseguir com seu atendimento.` });
+      expect(old.statusCode).toBe(200);
+      expect(old.json().body).toBe(greeting[0]);
+      expect(await bodies()).toEqual(greeting);
+      expect(published('message.send', (p) => p.ticketId === pending.id)).toHaveLength(1);
+      // Later texts go out as usual, with their variables filled; a second client greeting is sent too.
+      expect((await send(S.userA, pending.id, { body: '{{ms}} *{{name}}*' })).json().body).toMatch(/^(Bom dia|Boa tarde|Boa noite|Boa madrugada) \*Maria Souza\*$/);
+      expect((await send(S.userA, pending.id, { body: '*Assistente Virtual:*\n{{ms}} *{{name}}*, de novo' })).json().body).toMatch(/de novo$/);
+      expect(await bodies()).toHaveLength(3);
+      // Without the setting the server sends none, and the old client's greeting is sent (filled).
+      await setCompanySetting(k, S.companyId, 'sendGreetingAccepted', 'disabled');
+      const c2 = await createContact(k, S.companyId, { name: 'Joana Lima' });
+      const p2 = await insertTicket(k, S.companyId, { contactId: c2.id, whatsappId: S.conn.id, queueId: S.queueA.id, userId: null, status: 'pending' });
+      await k.as(S.userA, 'PUT', `/tickets/${p2.id}`, { status: 'open', userId: S.userA.id });
+      const own = await send(S.userA, p2.id, { body: '*Assistente Virtual:*\n{{ms}} *{{name}}*, meu nome é X.' });
+      expect(own.json().body).toMatch(/^\*Assistente Virtual:\*\n(Bom dia|Boa tarde|Boa noite|Boa madrugada) \*Joana Lima\*, meu nome é X\.$/);
+    });
+
     test('the ticket must be open or group (400 ERR_TICKET_NOT_OPEN); group tickets accept messages', async () => {
       for (const status of ['pending', 'closed'] as const) {
         const { ticket } = await conversation(A, { status, userId: status === 'pending' ? null : A.userA.id });
@@ -513,6 +555,25 @@ describe('tickets: messages', () => {
       expect(unread(rb)).toHaveLength(0);
     });
 
+    test('LGPD: a message the customer deleted stays readable unless enableLGPD and lgpdDeleteMessage are both enabled', async () => {
+      const S = await createTenant(k);
+      const { contact, ticket } = await conversation(S);
+      const gone = await insertMessage(k, S.companyId, { ticketId: ticket.id, contactId: contact.id, body: 'meu CPF é 123', read: true });
+      await k.db('messages').where({ id: gone.id }).update({ isDeleted: true });
+      const ours = await insertMessage(k, S.companyId, { ticketId: ticket.id, fromMe: true, userId: S.userA.id, body: 'apagada por nós', read: true });
+      await k.db('messages').where({ id: ours.id }).update({ isDeleted: true });
+      const page = async () => (await k.as(S.userA, 'GET', `/messages/${ticket.id}`)).json().messages as { id: number; body: string; isDeleted: boolean }[];
+      const byId = async (id: number) => (await page()).find((m) => m.id === id)!;
+      expect(await byId(gone.id)).toMatchObject({ body: 'meu CPF é 123', isDeleted: true });
+      await setCompanySetting(k, S.companyId, 'lgpdDeleteMessage', 'enabled');
+      expect((await byId(gone.id)).body).toBe('meu CPF é 123');
+      await setCompanySetting(k, S.companyId, 'enableLGPD', 'enabled');
+      expect(await byId(gone.id)).toMatchObject({ body: '', isDeleted: true, mediaUrl: null, dataJson: null });
+      expect((await byId(ours.id)).body).toBe('apagada por nós');
+      await setCompanySetting(k, S.companyId, 'lgpdDeleteMessage', 'disabled');
+      expect((await byId(gone.id)).body).toBe('meu CPF é 123');
+    });
+
     test('visibility: 403 for a user without the queue, 404 for another company, 400 for bad queries', async () => {
       const { ticket } = await conversation(A);
       let res = await k.as(A.userB, 'GET', `/messages/${ticket.id}`);
@@ -629,6 +690,21 @@ describe('tickets: messages', () => {
       expect(cmd).toEqual({ companyId: A.companyId, messageId: m.id, ticketId: ticket.id, wid: 'WAMID.ED1', fromMe: true, connectionId: A.conn.id, channel: 'whatsapp', to: contact.number, isGroup: false, remoteJid: null, body: 'certo' });
     });
 
+    test('a signed message keeps its signature line when the new text comes without it', async () => {
+      const S = await createTenant(k);
+      const { ticket } = await conversation(S);
+      const sent = (await send(S.userA, ticket.id, { body: 'olá' })).json();
+      expect(sent.body).toBe(`*${S.userA.name}:*\nolá`);
+      const edited = await k.as(S.userA, 'PUT', `/messages/${sent.id}`, { body: 'olá, tudo bem?' });
+      expect(edited.statusCode).toBe(200);
+      expect(edited.json()).toMatchObject({ body: `*${S.userA.name}:*\nolá, tudo bem?`, isEdited: true });
+      const [cmd] = await waitPublished('message.edit', (p) => p.messageId === sent.id);
+      expect(cmd.body).toBe(`*${S.userA.name}:*\nolá, tudo bem?`);
+      // An unsigned message stays unsigned.
+      const plain = (await send(S.userA, ticket.id, { body: 'sem', signMessage: false })).json();
+      expect((await k.as(S.userA, 'PUT', `/messages/${plain.id}`, { body: 'sem assinatura' })).json().body).toBe('sem assinatura');
+    });
+
     test('refusals: too old, not text, deleted, not the author, another company, bad bodies', async () => {
       const { contact, ticket } = await conversation(A);
       const old = (await send(A.userA, ticket.id, { body: 'velho' })).json();
@@ -707,7 +783,8 @@ describe('tickets: messages', () => {
       const { contact, ticket } = await conversation(A);
       const src = await insertMessage(k, A.companyId, { ticketId: ticket.id, contactId: contact.id, mediaType: 'image', mediaPath: 'messages/abc.png', mediaName: 'foto.png', body: 'legenda' });
       const target = await createContact(k, A.companyId);
-      const active = await insertTicket(k, A.companyId, { contactId: target.id, whatsappId: A.conn.id, queueId: A.queueB.id, status: 'pending' });
+      // In the caller's queue: a target ticket the caller cannot see is refused (guard.test.ts).
+      const active = await insertTicket(k, A.companyId, { contactId: target.id, whatsappId: A.conn.id, queueId: A.queueA.id, status: 'pending' });
       const res = await k.as(A.userA, 'POST', '/message/forward', { messageId: src.id, contactId: target.id, signMessage: true });
       expect(res.statusCode).toBe(200);
       const m = res.json();

@@ -140,7 +140,9 @@ describe('tickets: state machine', () => {
         user: { id: A.userA.id, name: A.userA.name },
         queue: { id: A.queueA.id, name: A.queueA.name, color: A.queueA.color },
       };
-      expect(body).toEqual({ error: 'ERR_OTHER_OPEN_TICKET', message: expect.any(String), ...facts, ticket: { id: owner.id, ...facts } });
+      expect(body).toEqual({ error: expect.any(String), code: 'ERR_OTHER_OPEN_TICKET', message: expect.any(String), ...facts, ticket: { id: owner.id, ...facts } });
+      // The product family's client parses `error` as JSON and reads userId, user.name, queue.name, uuid.
+      expect(JSON.parse(body.error)).toEqual({ code: 'ERR_OTHER_OPEN_TICKET', id: owner.id, uuid: owner.uuid, status: 'open', userId: A.userA.id, queueId: A.queueA.id, user: facts.user, queue: facts.queue });
       // Another connection is another conversation.
       const other = await k.as(A.userB, 'POST', '/tickets', { contactId: c.id, queueId: A.queueB.id, whatsappId: A.conn2.id });
       expect(other.statusCode).toBe(200);
@@ -153,7 +155,7 @@ describe('tickets: state machine', () => {
       expect(codes).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
       const rows = await k.db('tickets').where({ contactId: c.id });
       expect(rows).toHaveLength(1);
-      for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: rows[0].id, userId: A.admin.id });
+      for (const r of answers.filter((a) => a.statusCode === 409)) expect(r.json()).toMatchObject({ code: 'ERR_OTHER_OPEN_TICKET', ticketId: rows[0].id, userId: A.admin.id });
       expect(await logTypes(k, rows[0].id)).toEqual(['create', 'open']);
     });
 
@@ -226,10 +228,10 @@ describe('tickets: state machine', () => {
         expect(sent).toHaveLength(1);
         expect(sent[0].payload).toMatchObject({ companyId: A.companyId, ticketId: t.id, messageId: Number(msgs[0].id), connectionId: A.conn.id, channel: 'whatsapp', to: c.number, body: text });
 
-        await setCompanySetting(k, A.companyId, 'greetingAcceptedMessage', 'Oi {{name}}! Aqui é {{user}}.');
+        await setCompanySetting(k, A.companyId, 'greetingAcceptedMessage', 'Oi {{firstName}} ({{name}})! Aqui é {{user}}, {{userName}}. #{{ticket_id}}');
         const second = await pending();
         await put(A.userA, second.t.id, { status: 'open', userId: A.userA.id });
-        expect((await messagesOf(second.t.id)).map((m) => m.body)).toEqual([`Oi Maria! Aqui é ${A.userA.name}.`]);
+        expect((await messagesOf(second.t.id)).map((m) => m.body)).toEqual([`Oi Maria (Maria Souza)! Aqui é ${A.userA.name}, ${A.userA.name}. #${second.t.id}`]);
         await setCompanySetting(k, A.companyId, 'greetingAcceptedMessage', '');
 
         // Group tickets on a connection without groupAsTicket get no greeting (and become 'group').
@@ -365,7 +367,7 @@ describe('tickets: state machine', () => {
 
   describe('close', () => {
     test("with farewell: the connection's complationMessage is posted; the user's farewellMessage wins when set; ticket.closed", async () => {
-      const conn = await createConnection(k, A.companyId, { complationMessage: 'Obrigado pelo contato, {{name}}!' });
+      const conn = await createConnection(k, A.companyId, { complationMessage: 'Obrigado pelo contato, {{firstName}}!' });
       const { t } = await pending({ status: 'open', userId: A.userA.id, whatsappId: conn.id });
       await k.db('tickets').where({ id: t.id }).update({ unreadMessages: 4 });
       const res = await put(A.userA, t.id, { status: 'closed', userId: A.userA.id });
@@ -380,7 +382,7 @@ describe('tickets: state machine', () => {
       const polite = await createAgent(k, A.companyId, { queueIds: [A.queueA.id], farewellMessage: 'Até logo {{name}}, {{user}}' });
       const second = await pending({ status: 'open', userId: polite.id, whatsappId: conn.id });
       expect((await put(polite, second.t.id, { status: 'closed' })).statusCode).toBe(200);
-      expect((await messagesOf(second.t.id)).map((m) => m.body)).toEqual([`Até logo Maria, ${polite.name}`]);
+      expect((await messagesOf(second.t.id)).map((m) => m.body)).toEqual([`Até logo Maria Souza, ${polite.name}`]);
     });
 
     test('without farewell (sendFarewellMessage false) and for group tickets: no message', async () => {

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ErrorResponse } from '@atendo/sdk';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errorResponses, type PluginApp } from '@atendo/sdk';
 import { AnswerCache } from '../services/answer-cache';
 import type { TicketsDeps } from '../services/deps';
 import { TicketListService } from '../services/list';
@@ -12,7 +12,7 @@ const RELATED_EVENT = /^company-\d+-(user|queue|tag|whatsapp|settings)$/;
 /** Events pushed to ticket audiences that change only those viewers' lists. */
 const SCOPED_EVENT = /^company-\d+-(ticket|appMessage)$/;
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
+const errors = errorResponses(400, 401, 403);
 
 /**
  * `preValidation` hook of the list routes: array parameters sent as one JSON string (`queueIds=[1,2]`,
@@ -55,12 +55,12 @@ export async function parseJsonArrayParams(req: FastifyRequest): Promise<void> {
  * answer 400 ERR_VALIDATION. Returns the service (its caches can be cleared by tests).
  *
  * Answers are cached per caller and query and forgotten on every real-time event of the company (see
- * AnswerCache: never stale on the node that made a change). They carry a strong `ETag` with
- * `Cache-Control: private, no-cache`; a request whose `If-None-Match` holds the current ETag is answered
- * 304 without a body.
+ * AnswerCache: never stale on the node that made a change). They carry `Cache-Control: private, no-cache`
+ * and, when kept in the cache, a strong `ETag`; a request whose `If-None-Match` holds the current ETag is
+ * answered 304 without a body.
  */
-export async function listRoutes(app: FastifyInstance, deps: TicketsDeps, answers = new AnswerCache()): Promise<TicketListService> {
-  const svc = new TicketListService(deps);
+export async function listRoutes(app: PluginApp, deps: TicketsDeps, answers = new AnswerCache()): Promise<TicketListService> {
+  const svc = new TicketListService(deps, { versionOf: (companyId, scopes) => answers.version(companyId, scopes), statsTtlMs: answers.ttlMs });
   deps.realtime.observe((companyId, event, opts) => {
     if (companyId === null) return;
     // Ticket and message events go to the audiences that may see the ticket (before and after the change):
@@ -76,8 +76,11 @@ export async function listRoutes(app: FastifyInstance, deps: TicketsDeps, answer
     const key = `${a.companyId}:${a.id}:${a.profile}:${a.super ? 1 : 0}:${route}:${JSON.stringify(req.query)}`;
     const scopes = viewerAudiences(await svc.viewer(a));
     const answer = await answers.get(a.companyId, key, scopes, async () => reply.serialize(await load()));
-    reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
-    if (req.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    reply.header('cache-control', 'private, no-cache');
+    if (answer.etag) {
+      reply.header('etag', answer.etag);
+      if (req.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    }
     return reply.type('application/json; charset=utf-8').send(answer.body);
   };
 
@@ -89,7 +92,7 @@ export async function listRoutes(app: FastifyInstance, deps: TicketsDeps, answer
       querystring: ListTicketsQuery,
       response: { 200: ListTicketsAnswer, ...errors },
     },
-  }, async (req, reply) => cached(req, reply, 'list', () => svc.list(req.auth, req.query as ListTicketsQuery)));
+  }, async (req, reply) => cached(req, reply, 'list', () => svc.list(req.auth, req.query)));
 
   app.get('/ticket/kanban', {
     config: { feature: 'useKanban' },
@@ -100,7 +103,7 @@ export async function listRoutes(app: FastifyInstance, deps: TicketsDeps, answer
       querystring: KanbanQuery,
       response: { 200: KanbanAnswer, ...errors },
     },
-  }, async (req, reply) => cached(req, reply, 'kanban', () => svc.kanban(req.auth, req.query as KanbanQuery)));
+  }, async (req, reply) => cached(req, reply, 'kanban', () => svc.kanban(req.auth, req.query)));
 
   return svc;
 }

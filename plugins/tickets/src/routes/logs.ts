@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { ErrorResponse, IdParams, Type } from '@atendo/sdk';
+import { errorResponses, IdParams, iso, Type, type PluginApp } from '@atendo/sdk';
 import type { TicketsDeps } from '../services/deps';
 import { showTicket } from '../services/tickets';
 import { TicketLogSchema } from '../schemas/tickets';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const errors = errorResponses(400, 401, 403, 404);
 
 /**
  * `GET /tickets-log/:id` (spec 2-tickets.md §3 "Ticket log entry", §7): the ticket's log entries ordered by
@@ -12,11 +11,11 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
  * Types: create, chatBot, queue, open, access, transfered, receivedTransfer, pending, closed, reopen.
  * 404 ERR_NO_TICKET_FOUND outside the caller's company; 403 ERR_NO_PERMISSION when the caller cannot see it.
  */
-export async function ticketLogRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<void> {
+export async function ticketLogRoutes(app: PluginApp, deps: TicketsDeps): Promise<void> {
   app.get('/tickets-log/:id', {
     schema: { tags: ['tickets'], summary: "A ticket's log timeline", params: IdParams, response: { 200: Type.Array(TicketLogSchema), ...errors } },
   }, async (req) => {
-    const t = await showTicket(deps, req.auth, { id: (req.params as IdParams).id });
+    const t = await showTicket(deps, req.auth, { id: req.params.id });
     const rows: { id: string | number; type: string; createdAt: Date; userId: number | null; queueId: number | null }[] = await deps.db('ticketLogs')
       .where({ ticketId: t.id, companyId: t.companyId })
       .orderBy([{ column: 'createdAt' }, { column: 'id' }])
@@ -33,7 +32,7 @@ export async function ticketLogRoutes(app: FastifyInstance, deps: TicketsDeps): 
     return rows.map((r) => ({
       id: Number(r.id),
       type: r.type,
-      createdAt: r.createdAt,
+      createdAt: iso(r.createdAt),
       user: r.userId !== null ? (userById.get(r.userId) ?? null) : null,
       queue: r.queueId !== null ? (queueById.get(r.queueId) ?? null) : null,
     }));

@@ -1,13 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
-import { AppError, ErrorResponse, IdParams, toBool, toInt, type StoredFile } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, toBool, toInt, Type, type StoredFile, type PluginApp } from '@atendo/sdk';
 import type { TicketsDeps } from '../services/deps';
+import { convertVoiceNote } from '../services/voice';
 import {
   assertCanSend,
   deleteMessage,
   editMessage,
   forwardMessage,
   listMessages,
+  reactToMessage,
   MEDIA_AREA,
   MESSAGE_MEDIA_TYPES,
   sendMedia,
@@ -25,7 +27,7 @@ import {
   SendMessageBody,
 } from '../schemas/messages';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The zero-width joiner old clients put before a caption to mark media as private. */
 const PRIVATE_MARK = '\u200d';
@@ -59,11 +61,12 @@ function quotedIdOf(value: string): number | undefined {
  * caption: the n-th `body` for the n-th file when there is one per file, else the single `body`), the
  * private flag (field `isPrivate` 'true', or a caption starting with U+200D) and the quoted message id.
  */
-async function readMultipart(deps: TicketsDeps, req: FastifyRequest): Promise<{ items: MediaItem[]; isPrivate: boolean; quotedMsgId?: number; cleanup: () => Promise<void> }> {
+async function readMultipart(deps: TicketsDeps, req: FastifyRequest): Promise<{ items: MediaItem[]; isPrivate: boolean; quotedMsgId?: number; voice: boolean; cleanup: () => Promise<void> }> {
   const companyId = req.auth.companyId;
   const files: StoredFile[] = [];
   const bodies: string[] = [];
   let isPrivate = false;
+  let voice = false;
   let quotedMsgId: number | undefined;
   const cleanup = async () => {
     for (const f of files) await deps.uploads.remove(companyId, f.path).catch(() => undefined);
@@ -81,6 +84,7 @@ async function readMultipart(deps: TicketsDeps, req: FastifyRequest): Promise<{ 
       const value = typeof part.value === 'string' ? part.value : String(part.value ?? '');
       if (part.fieldname === 'body') bodies.push(value);
       else if (part.fieldname === 'isPrivate') isPrivate = isPrivate || value.trim() === 'true';
+      else if (part.fieldname === 'voice') voice = voice || value.trim() === 'true';
       else if (part.fieldname === 'quotedMsg' || part.fieldname === 'quotedMsgId') quotedMsgId = quotedIdOf(value);
       // fromMe, read, mediaUrl and other fields of old clients are ignored.
     }
@@ -92,7 +96,7 @@ async function readMultipart(deps: TicketsDeps, req: FastifyRequest): Promise<{ 
       return b;
     });
     const items = files.map((file, i) => ({ file, caption: captions.length === files.length ? captions[i] : (captions[0] ?? '') }));
-    return { items, isPrivate, quotedMsgId, cleanup };
+    return { items, isPrivate, quotedMsgId, voice, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -108,16 +112,20 @@ async function readMultipart(deps: TicketsDeps, req: FastifyRequest): Promise<{ 
  *   page in ascending createdAt order; the history of every visible ticket of the same contact, connection
  *   and group flag), ticket, count, hasMore}. Marks the ticket's inbound messages read (updateUnread).
  * - `POST /messages/:ticketId` JSON {body, quotedMsg?: {id}, isPrivate?, vCard?: {name, number},
- *   signMessage?} or multipart (files in `medias`, caption `body`, `isPrivate`) -> the created message (for
- *   several files: the last one; each file is its own message). 400 ERR_VALIDATION (empty or > 4096
+ *   signMessage?} or multipart (files in `medias`, caption `body`, `isPrivate`; `voice` 'true' for a voice
+ *   note recorded in the browser: one audio file of at least 10,000 bytes, converted to the channel's
+ *   voice-note format, services/voice.ts) -> the created message (for several files: the last one; each
+ *   file is its own message). 400 ERR_VALIDATION (empty or > 4096
  *   characters, no file), 400 ERR_TICKET_NOT_OPEN, 403 ERR_NO_PERMISSION, 404 ERR_NO_TICKET_FOUND /
  *   ERR_NO_MESSAGE_FOUND (quoted message outside the conversation), 413 ERR_PAYLOAD_TOO_LARGE (UPLOAD_LIMIT),
  *   415 ERR_UPLOAD_TYPE (file type not allowed) / ERR_UNSUPPORTED_MEDIA_TYPE (neither JSON nor multipart).
- * - `PUT /messages/:id` {body} -> the edited message (own text messages, 15 minutes).
+ * - `PUT /messages/:id` {body} -> the edited message (own text messages, 15 minutes; the signature line stays).
+ * - `PUT /messages/:id/reaction` {emoji} -> the message with the caller's reaction ('' removes it), sent
+ *   through WhatsApp, the Cloud API or Instagram (services/messages/reactions.ts).
  * - `DELETE /messages/:id` -> the deleted message (own messages, or any as admin).
  * - `POST /message/forward` {messageId, contactId, signMessage?} -> the forwarded copy.
  */
-export async function messageRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<void> {
+export async function messageRoutes(app: PluginApp, deps: TicketsDeps): Promise<void> {
   app.get('/messages/:ticketId', {
     schema: {
       tags: ['messages'],
@@ -127,8 +135,8 @@ export async function messageRoutes(app: FastifyInstance, deps: TicketsDeps): Pr
       response: { 200: MessagesPage, ...errors },
     },
   }, async (req) => {
-    const { ticketId } = req.params as MessageTicketParams;
-    return listMessages(deps, req.auth, ticketId, req.query as ListMessagesQuery);
+    const { ticketId } = req.params;
+    return listMessages(deps, req.auth, ticketId, req.query);
   });
 
   app.post('/messages/:ticketId', {
@@ -139,19 +147,29 @@ export async function messageRoutes(app: FastifyInstance, deps: TicketsDeps): Pr
       params: MessageTicketParams,
       // Only JSON bodies have a schema; multipart parts are checked while they are read.
       body: { content: { 'application/json': { schema: SendMessageBody } } },
-      response: { 200: MessageSchema, 413: ErrorResponse, 415: ErrorResponse, ...errors },
+      response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
   }, async (req) => {
-    const { ticketId } = req.params as MessageTicketParams;
+    const { ticketId } = req.params;
     if (req.isMultipart()) {
       // Permission and status first: nothing is stored for a caller who may not send here.
-      await assertCanSend(deps, req.auth, ticketId);
-      const { items, isPrivate, quotedMsgId, cleanup } = await readMultipart(deps, req);
+      const ticket = await assertCanSend(deps, req.auth, ticketId);
+      const { items, isPrivate, quotedMsgId, voice, cleanup } = await readMultipart(deps, req);
       let sent: SerializedMessage[];
       try {
+        // A voice note recorded in the browser becomes what the ticket's channel plays as one.
+        if (voice) {
+          if (items.length !== 1) throw new AppError('ERR_VALIDATION', 'A voice note is one file in "medias"');
+          if (!deps.uploadsDir) throw new AppError('ERR_INTERNAL', 'voice notes need the upload folder');
+          const { file, converted } = await convertVoiceNote({ uploads: deps.uploads, uploadsDir: deps.uploadsDir, companyId: req.auth.companyId, area: MEDIA_AREA, channel: ticket.channel, input: items[0].file, allow: MESSAGE_MEDIA_TYPES });
+          if (!converted) deps.log.warn({ ticketId }, 'messages: ffmpeg is not installed (FFMPEG_PATH); the voice note is sent as recorded');
+          items[0] = { ...items[0], file };
+        }
         sent = await sendMedia(deps, req.auth, ticketId, items, { isPrivate, quotedMsgId });
       } catch (err) {
         await cleanup();
+        // A converted voice note is not among the files read: remove it too.
+        for (const i of items) await deps.uploads.remove(req.auth.companyId, i.file.path).catch(() => undefined);
         throw err;
       }
       return sent[sent.length - 1];
@@ -170,16 +188,26 @@ export async function messageRoutes(app: FastifyInstance, deps: TicketsDeps): Pr
 
   app.put('/messages/:id', {
     schema: { tags: ['messages'], summary: 'Edit the text of an own message (within 15 minutes)', params: IdParams, body: EditMessageBody, response: { 200: MessageSchema, ...errors } },
-  }, async (req) => editMessage(deps, req.auth, (req.params as IdParams).id, (req.body as EditMessageBody).body));
+  }, async (req) => editMessage(deps, req.auth, req.params.id, req.body.body));
+
+  app.put('/messages/:id/reaction', {
+    schema: {
+      tags: ['messages'],
+      summary: "The caller's reaction to a message ('' removes it), sent through the channel when it takes reactions",
+      params: IdParams,
+      body: Type.Object({ emoji: Type.String({ maxLength: 32 }) }),
+      response: { 200: MessageSchema, ...errors },
+    },
+  }, async (req) => reactToMessage(deps, req.auth, req.params.id, req.body.emoji));
 
   app.delete('/messages/:id', {
     schema: { tags: ['messages'], summary: 'Delete a message (its author, or an admin)', params: IdParams, response: { 200: MessageSchema, ...errors } },
-  }, async (req) => deleteMessage(deps, req.auth, (req.params as IdParams).id));
+  }, async (req) => deleteMessage(deps, req.auth, req.params.id));
 
   app.post('/message/forward', {
     schema: { tags: ['messages'], summary: "Forward a message to a contact (the contact's active ticket, or a new one)", body: ForwardMessageBody, response: { 200: MessageSchema, ...errors } },
   }, async (req) => {
-    const body = req.body as ForwardMessageBody;
+    const body = req.body;
     return forwardMessage(deps, req.auth, { messageId: idOf(body.messageId, 'messageId'), contactId: idOf(body.contactId, 'contactId'), signMessage: toBool(body.signMessage) });
   });
 }

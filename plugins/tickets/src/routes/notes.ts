@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { AppError, ErrorResponse, IdParams, Type } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, iso, Type, type PluginApp } from '@atendo/sdk';
 import type { TicketsDeps } from '../services/deps';
 import { showTicket } from '../services/tickets';
+import { guardNote } from '../services/guard';
 import { isAdmin } from '../visibility';
 import { CreateNoteBody, DeletedAnswer, ListNotesQuery, NoteSchema } from '../schemas/tickets';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const errors = errorResponses(400, 401, 403, 404);
 
 interface NoteRow {
   id: number;
@@ -22,7 +22,7 @@ async function serializeNotes(deps: TicketsDeps, companyId: number, rows: NoteRo
   const userIds = [...new Set(rows.map((r) => r.userId).filter((x): x is number => x !== null))];
   const users = userIds.length ? await deps.identity.listUsers(companyId, userIds) : [];
   const byId = new Map(users.map((u) => [u.id, { id: u.id, name: u.name }]));
-  return rows.map((r) => ({ id: r.id, note: r.note, createdAt: r.createdAt, user: r.userId !== null ? (byId.get(r.userId) ?? null) : null, ticketId: r.ticketId, contactId: r.contactId }));
+  return rows.map((r) => ({ id: r.id, note: r.note, createdAt: iso(r.createdAt), user: r.userId !== null ? (byId.get(r.userId) ?? null) : null, ticketId: r.ticketId, contactId: r.contactId }));
 }
 
 /**
@@ -32,14 +32,14 @@ async function serializeNotes(deps: TicketsDeps, companyId: number, rows: NoteRo
  * - `POST /ticket-notes` {note (2..5000 chars, trimmed), ticketId, contactId (the ticket's contact, else 400
  *   ERR_VALIDATION)} -> the note.
  * - `GET /ticket-notes/list?ticketId&contactId` -> the ticket's notes, newest first.
- * - `DELETE /ticket-notes/:id` -> {message}; only the author or an admin (403 ERR_NO_PERMISSION); 404
- *   ERR_NO_NOTE_FOUND outside the company.
+ * - `DELETE /ticket-notes/:id` -> {message}; only the author or an admin, on a ticket they can see (403
+ *   ERR_NO_PERMISSION); 404 ERR_NO_NOTE_FOUND outside the company.
  */
-export async function ticketNoteRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<void> {
+export async function ticketNoteRoutes(app: PluginApp, deps: TicketsDeps): Promise<void> {
   app.post('/ticket-notes', {
     schema: { tags: ['ticket notes'], summary: 'Add a note to a ticket', body: CreateNoteBody, response: { 200: NoteSchema, ...errors } },
   }, async (req) => {
-    const body = req.body as CreateNoteBody;
+    const body = req.body;
     const note = body.note.trim();
     if (note.length < 2) throw new AppError('ERR_VALIDATION', 'Too Short!: a note needs at least 2 characters');
     const t = await showTicket(deps, req.auth, { id: body.ticketId });
@@ -54,7 +54,7 @@ export async function ticketNoteRoutes(app: FastifyInstance, deps: TicketsDeps):
   app.get('/ticket-notes/list', {
     schema: { tags: ['ticket notes'], summary: "A ticket's notes, newest first", querystring: ListNotesQuery, response: { 200: Type.Array(NoteSchema), ...errors } },
   }, async (req) => {
-    const query = req.query as ListNotesQuery;
+    const query = req.query;
     const t = await showTicket(deps, req.auth, { id: query.ticketId });
     const q = deps.db('ticketNotes').where({ companyId: t.companyId, ticketId: t.id });
     if (query.contactId !== undefined) q.where({ contactId: query.contactId });
@@ -65,10 +65,9 @@ export async function ticketNoteRoutes(app: FastifyInstance, deps: TicketsDeps):
   app.delete('/ticket-notes/:id', {
     schema: { tags: ['ticket notes'], summary: 'Delete a note (its author or an admin)', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
   }, async (req) => {
-    const { id } = req.params as IdParams;
+    const { id } = req.params;
     const companyId = req.auth.companyId;
-    const row = (await deps.db('ticketNotes').where({ id, companyId }).first()) as NoteRow | undefined;
-    if (!row) throw new AppError('ERR_NO_NOTE_FOUND');
+    const { note: row } = await guardNote<NoteRow>(deps, req.auth, id);
     if (row.userId !== req.auth.id && !isAdmin(req.auth)) throw new AppError('ERR_NO_PERMISSION', 'Only the author or an admin may delete a note');
     await deps.db('ticketNotes').where({ id, companyId }).del();
     return { message: 'Note deleted' };

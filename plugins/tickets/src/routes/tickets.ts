@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { ErrorResponse, IdParams } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, type PluginApp } from '@atendo/sdk';
 import type { TicketsDeps } from '../services/deps';
 import { answerTicket, closeAllTickets, createTicket, deleteTicket, showTicket, updateTicket } from '../services/tickets';
 import {
@@ -12,16 +11,18 @@ import {
   UuidParams,
 } from '../schemas/tickets';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /**
  * The ticket state-machine routes (spec 2-tickets.md §4, §7 "Tickets"; wire-shapes §4). Every route is
  * scoped to the caller's company; ticket ids of other companies answer 404 ERR_NO_TICKET_FOUND, tickets the
  * caller may not see (the visibility rule) 403 ERR_NO_PERMISSION.
  * - `POST /tickets` {contactId, queueId|null, whatsappId|null} -> 200 the serialized ticket (TicketL),
- *   opened by and assigned to the caller. 409 ERR_OTHER_OPEN_TICKET {error, message, ticketId, uuid, status,
- *   userId, queueId, user: {id,name}|null, queue: {id,name,color}|null, ticket: {same}} when the contact
- *   has an active ticket on that connection. 400 ERR_VALIDATION 'Selecione uma fila' (queue required unless
+ *   opened by and assigned to the caller. 409 when the contact has an active ticket on that connection:
+ *   `{error, code: 'ERR_OTHER_OPEN_TICKET', message, ticketId, uuid, status, userId, queueId, user:
+ *   {id,name}|null, queue: {id,name,color}|null, ticket: {same}}`, where `error` is that ticket as a JSON
+ *   string (`{code, id, uuid, status, userId, queueId, user, queue}`): the product family's client runs
+ *   `JSON.parse(error)` on every error of this call (wire-shapes §4 "POST /tickets", §6.7). 400 ERR_VALIDATION 'Selecione uma fila' (queue required unless
  *   admin), 404 ERR_NO_CONTACT_FOUND / ERR_NO_WAPP_FOUND / ERR_NO_DEF_WAPP_FOUND / ERR_NO_QUEUE_FOUND, 403
  *   ERR_NO_PERMISSION (a plain user's queue must be theirs).
  * - `PUT /tickets/:id` {status?, userId?, queueId?, sendFarewellMessage?, amountUsedBotQueues?, promptId?,
@@ -32,37 +33,42 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
  * - `GET /tickets/u/:uuid` -> the serialized ticket; writes an 'access' log entry (once per 5 minutes and user).
  * - `GET /tickets/:id` -> the serialized ticket.
  */
-export async function ticketRoutes(app: FastifyInstance, deps: TicketsDeps): Promise<void> {
+export async function ticketRoutes(app: PluginApp, deps: TicketsDeps): Promise<void> {
   app.post('/tickets', {
     schema: { tags: ['tickets'], summary: 'Open a ticket for a contact, assigned to the caller', body: CreateTicketBody, response: { 200: TicketSchema, ...errors } },
-  }, async (req) => {
-    const t = await createTicket(deps, req.auth, req.body as CreateTicketBody);
-    return answerTicket(deps, req.auth, t);
+  }, async (req, reply) => {
+    try {
+      const t = await createTicket(deps, req.auth, req.body);
+      return await answerTicket(deps, req.auth, t);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'ERR_OTHER_OPEN_TICKET') return reply.status(409).send(otherOpenTicketBody(err));
+      throw err;
+    }
   });
 
   app.post('/tickets/closeAll', {
     config: { role: 'admin' },
     schema: { tags: ['tickets'], summary: 'Close every active ticket of the given statuses and queues', body: CloseAllBody, response: { 200: CloseAllAnswer, ...errors } },
-  }, async (req) => ({ closed: await closeAllTickets(deps, req.auth, (req.body ?? {}) as CloseAllBody) }));
+  }, async (req) => ({ closed: await closeAllTickets(deps, req.auth, req.body ?? {}) }));
 
   app.get('/tickets/u/:uuid', {
     schema: { tags: ['tickets'], summary: 'One ticket by uuid (logs an access entry)', params: UuidParams, response: { 200: TicketSchema, ...errors } },
   }, async (req) => {
-    const t = await showTicket(deps, req.auth, { uuid: (req.params as UuidParams).uuid }, { logAccess: true });
+    const t = await showTicket(deps, req.auth, { uuid: req.params.uuid }, { logAccess: true });
     return answerTicket(deps, req.auth, t);
   });
 
   app.get('/tickets/:id', {
     schema: { tags: ['tickets'], summary: 'One ticket by id', params: IdParams, response: { 200: TicketSchema, ...errors } },
   }, async (req) => {
-    const t = await showTicket(deps, req.auth, { id: (req.params as IdParams).id });
+    const t = await showTicket(deps, req.auth, { id: req.params.id });
     return answerTicket(deps, req.auth, t);
   });
 
   app.put('/tickets/:id', {
     schema: { tags: ['tickets'], summary: 'Ticket transition (accept, ignore, return, transfer, close, reopen) or field update', params: IdParams, body: UpdateTicketBody, response: { 200: TicketSchema, ...errors } },
   }, async (req) => {
-    const t = await updateTicket(deps, req.auth, (req.params as IdParams).id, (req.body ?? {}) as UpdateTicketBody);
+    const t = await updateTicket(deps, req.auth, req.params.id, req.body ?? {});
     return answerTicket(deps, req.auth, t);
   });
 
@@ -70,7 +76,17 @@ export async function ticketRoutes(app: FastifyInstance, deps: TicketsDeps): Pro
     config: { role: 'admin' },
     schema: { tags: ['tickets'], summary: 'Delete a ticket with its messages, notes, logs and tags', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
   }, async (req) => {
-    await deleteTicket(deps, req.auth, (req.params as IdParams).id);
+    await deleteTicket(deps, req.auth, req.params.id);
     return { message: 'Ticket deleted' };
   });
+}
+
+/**
+ * The 409 body of `POST /tickets` for an active ticket of the contact (see the route's comment): the owner
+ * facts flat and under `ticket`, `code` ERR_OTHER_OPEN_TICKET, and `error` the JSON string of the ticket.
+ */
+export function otherOpenTicketBody(err: AppError): { error: string; message: string; [key: string]: unknown } {
+  const facts = (err.extra ?? {}) as { ticketId?: number; uuid?: string; status?: string; userId?: number | null; queueId?: number | null; user?: unknown; queue?: unknown };
+  const ticket = { code: err.code, id: facts.ticketId, uuid: facts.uuid, status: facts.status, userId: facts.userId ?? null, queueId: facts.queueId ?? null, user: facts.user ?? null, queue: facts.queue ?? null };
+  return { ...facts, code: err.code, message: err.message, error: JSON.stringify(ticket) };
 }

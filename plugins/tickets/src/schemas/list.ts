@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@atendo/sdk';
-import { ContactSchema, ContactTagSchema } from '@atendo/plugin-contacts';
+import { ContactSchema, ContactTagSchema } from '@atendo/plugin-contacts/contract';
 import { TICKET_STATUSES } from '../model';
 import { MAX_ID, Nullable, QueueRef, UserRef } from './tickets';
 
@@ -58,8 +58,15 @@ export const ListTicketsQuery = Type.Object({
 });
 export type ListTicketsQuery = Static<typeof ListTicketsQuery>;
 
-/** Query of GET /ticket/kanban (the client also sends `teste=true`, ignored). */
-export const KanbanQuery = Type.Object(CommonListParams);
+/**
+ * Query of GET /ticket/kanban (the client also sends `teste=true`, ignored). `lane` narrows to one lane of
+ * the board, so each lane pages and counts on its own: 0 = the default lane (tickets with no kanban tag), a
+ * tag id = the tickets linked to that tag.
+ */
+export const KanbanQuery = Type.Object({
+  ...CommonListParams,
+  lane: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, description: 'One lane: 0 = tickets with no kanban tag (the default lane), else a kanban tag id' })),
+});
 export type KanbanQuery = Static<typeof KanbanQuery>;
 
 /** Every parameter that may arrive as a JSON array string. */
@@ -91,7 +98,7 @@ export const TicketListItem = Type.Object(
     channel: Type.String(),
     fromMe: Type.Boolean(),
     amountUsedBotQueues: Type.Integer(),
-    amountUsedBotQueuesNps: Type.Integer(),
+    amountUsedBotQueuesNPS: Type.Integer(),
     promptId: NullableInt(),
     useIntegration: Type.Boolean(),
     integrationId: NullableInt(),

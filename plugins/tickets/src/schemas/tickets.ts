@@ -54,6 +54,10 @@ export const TicketSchema = Type.Object(
     user: Nullable(UserRef),
     tags: Type.Array(TagRef),
     whatsapp: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), channel: Type.String(), groupAsTicket: Type.String() }, { additionalProperties: false })),
+    /** The ticket's company {id, name} (wire `GET /tickets/u/:uuid`, `PUT /tickets/:id`). */
+    company: Type.Optional(Nullable(Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }))),
+    /** The queue integration {id, name}; null (no integrations plugin is loaded). */
+    queueIntegration: Type.Optional(Nullable(Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }))),
   },
   { additionalProperties: true },
 );

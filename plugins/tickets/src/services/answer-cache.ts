@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 
-/** One cached answer: the serialized JSON body and its strong ETag (a hash of the body). */
+/**
+ * One answer: the serialized JSON body and, when it was stored (so a later request can be answered 304),
+ * its strong ETag (a hash of the body). An answer that is not kept gets no ETag (nothing to hash).
+ */
 export interface CachedAnswer {
   body: Buffer;
-  etag: string;
+  etag?: string;
 }
 
 interface Entry extends CachedAnswer {
@@ -15,18 +18,6 @@ interface Entry extends CachedAnswer {
 /** Defaults of AnswerCache: entries live at most 10 s; their bodies take at most 32 MiB (about 650 pages of 50 kB; LRU). */
 export const ANSWER_TTL_MS = 10_000;
 export const ANSWER_CACHE_MAX_BYTES = 32 * 1024 * 1024;
-
-/**
- * The answer TTL from the plugin's config (`TICKETS_LIST_CACHE_MS`): milliseconds, 0 to 600,000; unset =
- * ANSWER_TTL_MS. 0 turns storing off (concurrent identical requests still share one computation).
- * Throws at boot on anything else.
- */
-export function listCacheTtl(v: unknown): number {
-  if (v === undefined || v === null || v === '') return ANSWER_TTL_MS;
-  const n = typeof v === 'number' ? v : /^\d+$/.test(String(v).trim()) ? Number(String(v).trim()) : NaN;
-  if (!Number.isInteger(n) || n < 0 || n > 600_000) throw new Error('TICKETS_LIST_CACHE_MS must be an integer from 0 to 600000 (milliseconds)');
-  return n;
-}
 
 /**
  * A per-node cache of serialized list answers (GET /tickets, GET /ticket/kanban), keyed by the caller and
@@ -59,7 +50,7 @@ export class AnswerCache {
   misses = 0;
 
   constructor(
-    private readonly ttlMs = ANSWER_TTL_MS,
+    readonly ttlMs = ANSWER_TTL_MS,
     private readonly maxBytes = ANSWER_CACHE_MAX_BYTES,
   ) {}
 
@@ -77,9 +68,10 @@ export class AnswerCache {
 
   /**
    * The version of the answers of callers in `scopes`: the company's counter plus those of the scopes.
-   * Every counter only grows, so the sum changes exactly when one of them did.
+   * Every counter only grows, so the sum changes exactly when one of them did. Other caches of list
+   * parts (the list service's counts) validate their entries with it too.
    */
-  private version(companyId: number, scopes: readonly string[]): number {
+  version(companyId: number, scopes: readonly string[]): number {
     const v = this.versions.get(companyId);
     if (!v) return 0;
     let n = v.all;
@@ -112,8 +104,9 @@ export class AnswerCache {
     this.misses++;
     const p = compute().then((json) => {
       const body = typeof json === 'string' ? Buffer.from(json) : Buffer.isBuffer(json) ? json : Buffer.from(json);
-      const entry: Entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, version, at: now };
+      const entry: Entry = { body, version, at: now };
       if (this.ttlMs > 0 && body.length <= this.maxBytes && this.version(companyId, scopes) === version) {
+        entry.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
         this.remove(key);
         for (const oldest of this.entries.keys()) {
           if (this.bytes + body.length <= this.maxBytes) break;

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError, companyEvent } from '@atendo/sdk';
 import type { TicketLogType, TicketRow, TicketStatus, Viewer } from '../model';
+import type { Ticket } from '@atendo/sdk/wire';
+import type { TicketActor, TicketBusEvent, TicketChangedEvent, TicketClosedEvent, TicketSnapshot, TicketState } from '../contract';
 import { ticketAudiences } from '../visibility';
 import type { TicketsDeps } from './deps';
-import type { Contact } from '@atendo/plugin-contacts';
-import type { Connection } from '@atendo/plugin-connections';
+import type { Contact } from '@atendo/plugin-contacts/contract';
+import type { Connection } from '@atendo/plugin-connections/contract';
+import { wireTicketRow } from './wire-decorators';
 
 /**
  * Shared building blocks of the tickets plugin: loading a ticket inside the caller's company, the viewer
@@ -49,7 +52,7 @@ export async function serializeTickets(
     /** Added (additive): the rows' contacts and connections when the caller has them already (no re-read). */
     known?: { contacts?: Contact[]; connections?: Pick<Connection, 'id' | 'name' | 'channel' | 'groupAsTicket'>[] };
   } = {},
-): Promise<Record<string, unknown>[]> {
+): Promise<Ticket[]> {
   if (!rows.length) return [];
   const contactIds = [...new Set(rows.map((r) => r.contactId))];
   const userIds = [...new Set(rows.map((r) => r.userId).filter((x): x is number => x !== null))];
@@ -84,10 +87,16 @@ export async function serializeTickets(
   return rows.map((r) => {
     const c = contactById.get(r.contactId);
     const contact = c
-      ? { ...c, number: opts.maskNumbers ? deps.contacts.maskNumber(c.number, c.isGroup) : c.number, tags: contactTags.get(c.id) ?? [] }
+      ? {
+          ...c,
+          number: opts.maskNumbers ? deps.contacts.maskNumber(c.number, c.isGroup) : c.number,
+          // A Facebook/Instagram contact named by its id (no profile name) is masked like the number.
+          ...(opts.maskNumbers && c.name === c.number ? { name: deps.contacts.maskNumber(c.number, c.isGroup) } : {}),
+          tags: contactTags.get(c.id) ?? [],
+        }
       : null;
     return {
-      ...r,
+      ...wireTicketRow(r),
       contact,
       queue: r.queueId !== null ? (queueById.get(r.queueId) ?? null) : null,
       user: r.userId !== null ? (userById.get(r.userId) ?? null) : null,
@@ -108,7 +117,7 @@ export async function shouldMask(deps: TicketsDeps, companyId: number, profile: 
  * ticket now, and to those that saw it before (`previous`), so their lists drop it. Socket payloads
  * follow the lgpdHideNumber rule for everyone when it is enabled.
  */
-export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>): Promise<Record<string, unknown>> {
+export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>): Promise<Ticket> {
   const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
   const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask });
   const audiences = new Set(ticketAudiences(ticket));
@@ -182,4 +191,47 @@ export async function openTicket(
   }
   await logTicket(trx, t, 'open', o.userId, t.queueId);
   return { ticket: t, reopened: reuse };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bus payloads (contract.ts)
+
+/** The `ticket.created` / `ticket.updated` / `ticket.transferred` payload of a ticket (`extra`: the transfer's `from*`). */
+export function ticketBusEvent(t: TicketRow, extra: Partial<TicketBusEvent> = {}): TicketBusEvent {
+  return { companyId: t.companyId, ticketId: t.id, status: t.status, queueId: t.queueId, userId: t.userId, ...extra };
+}
+
+/** The `ticket.closed` payload of a closed ticket. */
+export function ticketClosedEvent(t: TicketRow, by: TicketActor, extra: Partial<TicketBusEvent> = {}): TicketClosedEvent {
+  return { ...ticketBusEvent(t, extra), contactId: t.contactId, connectionId: t.whatsappId, closedBy: by };
+}
+
+/** The `ticket.changed` payload of a write from `before` to `after`, or undefined when status, queue and user are unchanged. */
+export function ticketChangedEvent(before: Pick<TicketRow, 'status' | 'queueId' | 'userId'>, after: TicketRow, by: TicketActor): TicketChangedEvent | undefined {
+  const changed = (['status', 'queueId', 'userId'] as const).filter((k) => before[k] !== after[k]);
+  if (!changed.length) return undefined;
+  const state = (t: Pick<TicketRow, 'status' | 'queueId' | 'userId'>): TicketState => ({ status: t.status, queueId: t.queueId, userId: t.userId });
+  return { companyId: after.companyId, ticketId: after.id, contactId: after.contactId, connectionId: after.whatsappId, before: state(before), after: state(after), changed, by };
+}
+
+/** The ticket as bus payloads and conversation handlers see it. */
+export function ticketSnapshot(t: TicketRow): TicketSnapshot {
+  return {
+    id: t.id,
+    uuid: t.uuid,
+    status: t.status,
+    queueId: t.queueId,
+    userId: t.userId,
+    contactId: t.contactId,
+    connectionId: t.whatsappId,
+    channel: t.channel,
+    isGroup: t.isGroup,
+    isBot: t.isBot,
+    amountUsedBotQueues: t.amountUsedBotQueues,
+    isOutOfHour: t.isOutOfHour,
+    useIntegration: t.useIntegration,
+    integrationId: t.integrationId,
+    promptId: t.promptId,
+    unreadMessages: t.unreadMessages,
+  };
 }

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, IdentityService, Realtime, ServiceRegistry, UploadService } from '@atendo/sdk';
-import type { QueuesService } from '@atendo/plugin-queues/src/services/queues';
-import type { ContactsService } from '@atendo/plugin-contacts';
-import type { ConnectionsService } from '@atendo/plugin-connections';
-import type { TagsService } from '@atendo/plugin-tags';
+import { queuesService, type QueuesService } from '@atendo/plugin-queues/contract';
+import { contactsService, type ContactsService } from '@atendo/plugin-contacts/contract';
+import { connectionsService, type ConnectionsService } from '@atendo/plugin-connections/contract';
+import { channelsService, type ChannelsService } from '@atendo/plugin-channels/contract';
+import { tagsService, type TagsService } from '@atendo/plugin-tags/contract';
+import type { ConversationHandler } from '../contract';
 
 /**
  * Everything the tickets plugin's services use, built once in `register`. Other plugins' data is reached
@@ -21,11 +23,19 @@ export interface TicketsDeps {
   contacts: ContactsService;
   connections: ConnectionsService;
   tags: TagsService;
-  /** The registry, for optional services looked up at call time (e.g. 'channels' for contact profiles). */
-  services?: ServiceRegistry;
+  /**
+   * Contact profiles from the channels plugin (Messenger and Instagram webhooks carry no names), when that
+   * optional dependency is loaded (`optionalDependsOn: ['channels']`).
+   */
+  profiles?: Pick<ChannelsService, 'fetchProfile'>;
+  /** The kernel's upload folder (voice notes are converted from the stored file); absent in some unit tests. */
+  uploadsDir?: string;
+  /** The contributed conversation handlers, lowest `order` first (set in `register`). */
+  handlers?: () => ConversationHandler[];
 }
 
-export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identity: IdentityService; uploads: UploadService; log: FastifyBaseLogger; services: ServiceRegistry }): TicketsDeps {
+/** Resolves the services the tickets plugin declared (`dependsOn`, `optionalDependsOn`) once, in `register`. */
+export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identity: IdentityService; uploads: UploadService; log: FastifyBaseLogger; services: ServiceRegistry; kernel?: { uploadsDir: string } }): TicketsDeps {
   return {
     db: ctx.db,
     bus: ctx.bus,
@@ -33,10 +43,11 @@ export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identit
     identity: ctx.identity,
     uploads: ctx.uploads,
     log: ctx.log,
-    queues: ctx.services.get<QueuesService>('queues'),
-    contacts: ctx.services.get<ContactsService>('contacts'),
-    connections: ctx.services.get<ConnectionsService>('connections'),
-    tags: ctx.services.get<TagsService>('tags'),
-    services: ctx.services,
+    queues: ctx.services.get(queuesService),
+    contacts: ctx.services.get(contactsService),
+    connections: ctx.services.get(connectionsService),
+    tags: ctx.services.get(tagsService),
+    profiles: ctx.services.has(channelsService) ? ctx.services.get(channelsService) : undefined,
+    uploadsDir: ctx.kernel?.uploadsDir,
   };
 }

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
+import type { Ticket } from '@atendo/sdk/wire';
 import type { AuthUser, IdentityService, PublicUser } from '@atendo/sdk';
-import type { Queue } from '@atendo/plugin-queues/src/services/queues';
-import type { Connection } from '@atendo/plugin-connections';
-import type { Tag } from '@atendo/plugin-tags';
+import type { Queue } from '@atendo/plugin-queues/contract';
+import type { Connection } from '@atendo/plugin-connections/contract';
+import type { Tag } from '@atendo/plugin-tags/contract';
 import { ACTIVE_STATUSES, TICKET_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
-import { applyVisibility, isAdmin, seesAll } from '../visibility';
+import { applyVisibility, isAdmin, seesAll, viewerAudiences } from '../visibility';
 import { LIST_PAGE_SIZE, type KanbanQuery, type ListTab, type ListTicketsQuery } from '../schemas/list';
 import { loadViewer, serializeTickets, shouldMask } from './core';
 import type { TicketsDeps } from './deps';
@@ -67,6 +68,8 @@ export interface ListFilters {
   queueIds?: number[];
   /** The ticket must carry every one of these tags. */
   tags?: number[];
+  /** The ticket must carry none of these tags (the kanban's default lane: none of the kanban tags). */
+  withoutTags?: number[];
   /** Assigned users (already dropped for non-admins). */
   users?: number[];
   whatsapps?: number[];
@@ -86,7 +89,7 @@ export interface TabCounts {
 }
 
 export interface ListAnswer {
-  tickets: Record<string, unknown>[];
+  tickets: Ticket[];
   count: number;
   hasMore: boolean;
 }
@@ -135,6 +138,74 @@ export class TtlCache<V> {
   }
 }
 
+/** Counts entries live at most this long (the answer cache's safety net for an event lost between nodes). */
+export const STATS_TTL_MS = 10_000;
+const STATS_CACHE_MAX = 5_000;
+
+/** A stats entry: the version of its scopes when its statement started, and the statement's promise. */
+interface StatsEntry {
+  version: number;
+  at: number;
+  value: Promise<{ count?: number; counts?: TabCounts }>;
+}
+
+/**
+ * The tab counts and the capped count of the lists, kept per company, visibility and filters (not the page
+ * and not the viewer when two viewers see the same tickets), validated by the answer cache's version
+ * counters (`versionOf(companyId, scopes)`: the company's and the viewer's audiences'): every page of a
+ * tab, and every admin of a company, share one counting statement until a ticket event of their
+ * audiences or a company event changes the version. An entry computed across a change is used by the
+ * requests that started before it and never served after (its version is older).
+ */
+export class StatsCache {
+  private readonly map = new Map<string, StatsEntry>();
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly versionOf: (companyId: number, scopes: readonly string[]) => number,
+    private readonly ttlMs = STATS_TTL_MS,
+    private readonly max = STATS_CACHE_MAX,
+  ) {}
+
+  get(companyId: number, key: string, scopes: readonly string[], load: () => Promise<{ count?: number; counts?: TabCounts }>): Promise<{ count?: number; counts?: TabCounts }> {
+    const version = this.versionOf(companyId, scopes);
+    const now = Date.now();
+    const hit = this.map.get(key);
+    if (hit && hit.version === version && now - hit.at < this.ttlMs) {
+      this.hits++;
+      return hit.value;
+    }
+    this.misses++;
+    const entry: StatsEntry = { version, at: now, value: load() };
+    this.map.delete(key);
+    if (this.map.size >= this.max) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+    this.map.set(key, entry);
+    entry.value.catch(() => {
+      if (this.map.get(key) === entry) this.map.delete(key);
+    });
+    return entry.value;
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/**
+ * Which tickets `v` sees with the list filters `f` (and whose own-only rules apply), as a key: equal keys
+ * select the same tickets. Viewers who see the whole company share one key; others carry their id,
+ * queues and group permission.
+ */
+function visibilityKey(v: Viewer, f: Omit<ListFilters, 'term' | 'pageNumber'>): string {
+  const own = f.ownOnly || !(f.showAll && seesAll(v)) ? `o${v.id}` : '';
+  if (seesAll(v)) return f.showAll || !f.queueIds?.length ? `all${own}` : `q${f.queueIds.join(',')}u${v.id}`;
+  return `u${v.id}q${v.queueIds.join(',')}g${v.allowGroup ? 1 : 0}f${f.queueIds?.join(',') ?? ''}`;
+}
+
 /** Statuses a GET /tickets request lists (see ListTicketsQuery.status). */
 export function resolveStatuses(tab: ListTab | undefined, statusFilter: TicketStatus[] | undefined): TicketStatus[] | undefined {
   if (tab && tab !== 'search') return TAB_STATUSES[tab];
@@ -156,13 +227,19 @@ export class TicketListService {
   private readonly cached: TicketsDeps;
 
   private readonly opts: { recentWindow: number; messageMatchCap: number };
+  /** The counts cache (when the caller gives the answer cache's version counters), else none. */
+  readonly stats?: StatsCache;
 
-  /** `opts` overrides the search plan's sizes (tests exercise every step with small ones). */
+  /**
+   * `opts` overrides the search plan's sizes (tests exercise every step with small ones); `versionOf`
+   * (the answer cache's version counters) turns the counts cache on.
+   */
   constructor(
     private readonly deps: TicketsDeps,
-    opts: Partial<{ recentWindow: number; messageMatchCap: number }> = {},
+    opts: Partial<{ recentWindow: number; messageMatchCap: number; versionOf: (companyId: number, scopes: readonly string[]) => number; statsTtlMs: number }> = {},
   ) {
     this.opts = { recentWindow: opts.recentWindow ?? RECENT_WINDOW, messageMatchCap: opts.messageMatchCap ?? MESSAGE_MATCH_CAP };
+    if (opts.versionOf && opts.statsTtlMs !== 0) this.stats = new StatsCache(opts.versionOf, opts.statsTtlMs ?? STATS_TTL_MS);
     const related = <T>(key: string, load: () => Promise<T>) => this.related.get(key, load) as Promise<T>;
     const identity: IdentityService = Object.create(deps.identity) as IdentityService;
     identity.getCompanySetting = (companyId, key) => related(`setting:${companyId}:${key}`, () => deps.identity.getCompanySetting(companyId, key));
@@ -197,6 +274,7 @@ export class TicketListService {
   clearCaches(): void {
     this.viewers.clear();
     this.related.clear();
+    this.stats?.clear();
   }
 
   /**
@@ -226,11 +304,18 @@ export class TicketListService {
   /**
    * GET /ticket/kanban: pending and open tickets the caller sees (narrowed by `queueIds`, the caller's
    * queues in the kanban client), with their tags, newest activity first, 40 a page: `{tickets, count,
-   * hasMore}`.
+   * hasMore}`. `lane` narrows to one lane: 0 = tickets linked to none of the company's kanban tags (the
+   * default lane), a tag id = tickets linked to that tag; `count` is then the lane's (capped at COUNT_CAP).
    */
   async kanban(auth: AuthUser, query: KanbanQuery): Promise<ListAnswer> {
     const viewer = await this.viewer(auth);
-    const { tickets, count, hasMore } = await this.page(viewer, this.filters(viewer, query, { statuses: ['pending', 'open'], ownOnly: false }), false);
+    const f = this.filters(viewer, query, { statuses: ['pending', 'open'], ownOnly: false });
+    if (query.lane !== undefined && query.lane > 0) f.tags = [...new Set([...(f.tags ?? []), query.lane])];
+    if (query.lane === 0) {
+      const kanbanIds = await this.deps.tags.kanbanIds(viewer.companyId);
+      if (kanbanIds.length) f.withoutTags = kanbanIds;
+    }
+    const { tickets, count, hasMore } = await this.page(viewer, f, false);
     return { tickets, count, hasMore };
   }
 
@@ -260,14 +345,17 @@ export class TicketListService {
     applyVisibility(q, viewer, { showAll: f.showAll, queueIds: f.queueIds });
     if (opts.statuses !== false && f.statuses) {
       if (f.statuses.length === 1) q.where('tickets.status', f.statuses[0]);
-      else q.whereIn('tickets.status', f.statuses);
+      else q.whereRaw('tickets.status = ANY(CAST(? AS text[]))', [f.statuses]);
     }
     if (opts.statuses !== false && f.ownOnly) q.where('tickets.userId', viewer.id);
     if (f.unread) q.where('tickets.unreadMessages', '>', 0);
-    if (f.users) q.whereIn('tickets.userId', f.users);
-    if (f.whatsapps) q.whereIn('tickets.whatsappId', f.whatsapps);
+    if (f.users) q.whereRaw('tickets.user_id = ANY(CAST(? AS int[]))', [f.users]);
+    if (f.whatsapps) q.whereRaw('tickets.whatsapp_id = ANY(CAST(? AS int[]))', [f.whatsapps]);
     for (const tagId of f.tags ?? []) {
       q.whereExists(db('ticketTags').select(db.raw('1')).whereRaw('ticket_tags.ticket_id = tickets.id').where('ticketTags.tagId', tagId));
+    }
+    if (f.withoutTags?.length) {
+      q.whereNotExists(db('ticketTags').select(db.raw('1')).whereRaw('ticket_tags.ticket_id = tickets.id').whereRaw('ticket_tags.tag_id = ANY(CAST(? AS int[]))', [f.withoutTags]));
     }
     if (f.fromDay) q.whereRaw('tickets.updated_at >= (CAST(? AS date)::timestamp AT TIME ZONE ?)', [f.fromDay, LIST_TIME_ZONE]);
     if (f.toDay) q.whereRaw('tickets.updated_at < ((CAST(? AS date) + 1)::timestamp AT TIME ZONE ?)', [f.toDay, LIST_TIME_ZONE]);
@@ -306,7 +394,7 @@ export class TicketListService {
     const rowsP: Promise<TicketRow[]> = f.term
       ? this.searchRows(viewer, f, offset)
       : (this.ordered(viewer, f, { limit: offset + want }).offset(offset).limit(want) as Promise<TicketRow[]>);
-    const [rows, stats] = await Promise.all([rowsP, this.stats(viewer, f, { count: !f.term, counts: withCounts })]);
+    const [rows, stats] = await Promise.all([rowsP, this.cachedStats(viewer, f, { count: !f.term, counts: withCounts })]);
     const count = stats.count;
     const hasMore = rows.length > LIST_PAGE_SIZE;
     const pageRows = hasMore ? rows.slice(0, LIST_PAGE_SIZE) : rows;
@@ -316,11 +404,19 @@ export class TicketListService {
     return { tickets, count: Math.max(count ?? 0, reached), hasMore, counts: stats.counts };
   }
 
+  /** `stats`, through the counts cache when it is on: keyed by company, visibility and filters, not by page. */
+  private cachedStats(viewer: Viewer, f: ListFilters, opts: { count: boolean; counts: boolean }): Promise<{ count?: number; counts?: TabCounts }> {
+    if (!this.stats || (!opts.count && !opts.counts)) return this.countStats(viewer, f, opts);
+    const { term: _term, pageNumber: _page, ...filters } = f;
+    const key = `${viewer.companyId}|${visibilityKey(viewer, f)}|${opts.count ? 1 : 0}${opts.counts ? 1 : 0}|${JSON.stringify(filters)}`;
+    return this.stats.get(viewer.companyId, key, viewerAudiences(viewer), () => this.countStats(viewer, f, opts));
+  }
+
   /**
    * In one statement: the capped `count` of the list (`opts.count`) and the per-tab `counts` of active
    * tickets (`opts.counts`: COUNT(*) FILTER per tab, the open tab with its own-only rule).
    */
-  private async stats(viewer: Viewer, f: ListFilters, opts: { count: boolean; counts: boolean }): Promise<{ count?: number; counts?: TabCounts }> {
+  private async countStats(viewer: Viewer, f: ListFilters, opts: { count: boolean; counts: boolean }): Promise<{ count?: number; counts?: TabCounts }> {
     const db = this.deps.db;
     if (!opts.counts) return opts.count ? { count: await this.cappedCount(this.query(viewer, f)) } : {};
     const ownOpen = !(f.showAll && seesAll(viewer));
@@ -334,7 +430,7 @@ export class TicketListService {
     ];
     if (opts.count) selects.push(db.raw('(SELECT count(*) FROM ? AS capped)::int AS n', [this.query(viewer, f).select(db.raw('1')).limit(COUNT_CAP)]));
     const row = (await this.query(viewer, f, { statuses: false })
-      .whereIn('tickets.status', ACTIVE_STATUSES)
+      .whereRaw('tickets.status = ANY(CAST(? AS text[]))', [ACTIVE_STATUSES])
       .first(selects)) as (TabCounts & { n?: number }) | undefined;
     return {
       count: opts.count ? Number(row?.n ?? 0) : undefined,
@@ -363,7 +459,9 @@ export class TicketListService {
   private async searchRows(viewer: Viewer, f: ListFilters, offset: number): Promise<TicketRow[]> {
     const db = this.deps.db;
     const want = LIST_PAGE_SIZE + 1;
-    const contactIds = await this.deps.contacts.searchIds(viewer.companyId, f.term, CONTACT_MATCH_CAP);
+    // Viewers of masked numbers (lgpdHideNumber) find a contact by its complete number only.
+    const exactNumber = await shouldMask(this.cached, viewer.companyId, viewer.profile, viewer.super);
+    const contactIds = await this.deps.contacts.searchIds(viewer.companyId, f.term, CONTACT_MATCH_CAP, { exactNumber });
     const byContact = (column: string) => db.raw(`${column} = ANY(CAST(? AS int[]))`, [contactIds]);
     if (f.term.length < MIN_BODY_TERM) {
       if (!contactIds.length) return [];

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
-import { AppError, type AuthUser, type PublicUser } from '@atendo/sdk';
-import type { Connection } from '@atendo/plugin-connections';
-import type { Contact } from '@atendo/plugin-contacts';
-import { ACTIVE_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
+import type { Ticket } from '@atendo/sdk/wire';
+import { AppError, messageVariables, type AuthUser, type PublicUser } from '@atendo/sdk';
+import type { Connection } from '@atendo/plugin-connections/contract';
+import type { Contact } from '@atendo/plugin-contacts/contract';
+import { CONVERSATION_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
 import { applyVisibility, canSee, isAdmin } from '../visibility';
-import { emitTicketDelete, emitTicketUpdate, getTicketOr404, isUniqueActiveViolation, loadViewer, logTicket, openTicket, serializeTickets, shouldMask } from './core';
-import { announceOutboundMessage, insertOutboundMessage, type StoredOutbound } from './messages';
+import { guardTicket } from './guard';
+import { emitTicketDelete, emitTicketUpdate, getTicketOr404, isUniqueActiveViolation, loadViewer, logTicket, openTicket, serializeTickets, shouldMask, ticketBusEvent, ticketChangedEvent, ticketClosedEvent, ticketSnapshot } from './core';
+import { ticketChanged, ticketClosed, ticketCreated, ticketTransferred, ticketUpdated, type TicketActor, type TicketBusEvent } from '../contract';
+import { announceOutboundMessage, GREETING_MARKER, insertOutboundMessage, type StoredOutbound } from './messages';
 import type { TicketsDeps } from './deps';
 import type { CloseAllBody, CreateTicketBody, UpdateTicketBody } from '../schemas/tickets';
 
@@ -19,51 +22,21 @@ import type { CloseAllBody, CreateTicketBody, UpdateTicketBody } from '../schema
  * real-time events, bus events and automatic outbound messages go out only after commit.
  */
 
-/** The `tickets` service other plugins use (`ctx.services.get<TicketsService>('tickets')`). Scoped to `companyId`. */
-export interface TicketsService {
-  /** The ticket `id` of `companyId`, or undefined (ids of other companies are unknown). */
-  get(companyId: number, id: number): Promise<TicketRow | undefined>;
-  /** The active (open, pending or group) ticket of the contact on the connection (`null`: no connection), or undefined. */
-  findActiveForContact(companyId: number, contactId: number, whatsappId: number | null): Promise<TicketRow | undefined>;
-}
-
-/** Builds the state-machine part of the `tickets` service. */
-export function ticketStateService(deps: TicketsDeps): TicketsService {
-  return {
-    get: (companyId, id) => deps.db('tickets').where({ companyId, id }).first() as Promise<TicketRow | undefined>,
-    findActiveForContact: (companyId, contactId, whatsappId) => findActive(deps.db, companyId, contactId, whatsappId),
-  };
-}
-
-/** Bus topics this module publishes after commit; payload `TicketBusEvent`. */
-export const TICKET_TOPICS = {
-  created: 'ticket.created',
-  updated: 'ticket.updated',
-  transferred: 'ticket.transferred',
-  closed: 'ticket.closed',
-} as const;
-
-/** Payload of the `ticket.*` bus events. `from*` are set on transfers. */
-export interface TicketBusEvent {
-  companyId: number;
-  ticketId: number;
-  status: TicketStatus;
-  queueId: number | null;
-  userId: number | null;
-  fromQueueId?: number | null;
-  fromUserId?: number | null;
-}
+/** The `ticket.*` topics this module publishes after commit (contract.ts). */
+export const TICKET_TOPICS = { created: ticketCreated, updated: ticketUpdated, transferred: ticketTransferred, closed: ticketClosed } as const;
+export type { TicketBusEvent } from '../contract';
+type TicketEventTopic = (typeof TICKET_TOPICS)[keyof typeof TICKET_TOPICS];
 
 /** Default automatic texts (spec: greeting on accept; wire: transfer message). */
-export const DEFAULT_GREETING_ACCEPTED = 'Olá {{name}}, meu nome é {{user}} e agora vou prosseguir com seu atendimento!';
+export const DEFAULT_GREETING_ACCEPTED = 'Olá {{firstName}}, meu nome é {{userName}} e agora vou prosseguir com seu atendimento!';
 export const DEFAULT_TRANSFER_MESSAGE = 'Você foi transferido para o departamento {{queue}}';
 
 const CLOSE_ALL_BATCH = 200;
 const ACCESS_LOG_MINUTES = 5;
 
-/** The active ticket of (contact, connection), read with `db` (a transaction or the pool). */
+/** The conversation ticket (open, pending, group, lgpd or nps: CONVERSATION_STATUSES) of (contact, connection), read with `db` (a transaction or the pool). */
 export async function findActive(db: Knex | Knex.Transaction, companyId: number, contactId: number, whatsappId: number | null): Promise<TicketRow | undefined> {
-  const q = db('tickets').where({ companyId, contactId }).whereIn('status', ACTIVE_STATUSES);
+  const q = db('tickets').where({ companyId, contactId }).whereIn('status', CONVERSATION_STATUSES);
   if (whatsappId === null) q.whereNull('whatsappId');
   else q.where({ whatsappId });
   return (await q.orderBy('id', 'desc').first()) as TicketRow | undefined;
@@ -74,30 +47,51 @@ export function assignedStatus(t: Pick<TicketRow, 'isGroup'>): TicketStatus {
   return t.isGroup ? 'group' : 'open';
 }
 
-/** Fills `{{name}}` (the contact's first name), `{{firstName}}`, `{{fullName}}`, `{{user}}` and `{{queue}}`. */
+/**
+ * Fills the variables of an automatic text that this transition decides (SDK `messageVariables`: `{{name}}`
+ * the contact's full name, `{{firstName}}`, `{{fullName}}`, `{{userName}}`/`{{user}}` the given agent, and
+ * `{{queue}}` when given); the others (`{{ms}}`, `{{date}}`, `{{protocol}}`, ...) are left for
+ * `insertOutboundMessage`, which fills every outgoing text.
+ */
 export function fillTemplate(text: string, vars: { contactName?: string | null; user?: string | null; queue?: string | null }): string {
-  const full = (vars.contactName ?? '').trim();
-  const first = full.split(/\s+/)[0] ?? '';
-  const map: Record<string, string> = { name: first, firstname: first, fullname: full, user: vars.user ?? '', queue: vars.queue ?? '' };
-  return text.replace(/\{\{\s*([a-zA-Z]+)\s*\}\}/g, (m, key: string) => (key.toLowerCase() in map ? map[key.toLowerCase()] : m));
+  const given = messageVariables({ contactName: vars.contactName, userName: vars.user, queueName: vars.queue });
+  const keys = new Set(['name', 'firstname', 'fullname', 'user', 'username', ...(vars.queue ? ['queue'] : [])]);
+  return text.replace(/\{\{\s*([A-Za-z_]+)\s*\}\}/g, (m, key: string) => {
+    const k = key.toLowerCase();
+    if (!keys.has(k)) return m;
+    return Object.entries(given).find(([name]) => name.toLowerCase() === k)?.[1] ?? m;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Effects after commit
 
-/** What a write does once its transaction has committed: socket emits, bus events, outbound sends. */
-class AfterCommit {
-  readonly updates: { ticket: TicketRow; previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'> }[] = [];
-  readonly events: { topic: string; payload: TicketBusEvent }[] = [];
+/**
+ * What a write does once its transaction has committed: socket emits, bus events (`ticket.*`, and
+ * `ticket.changed` for each ticket whose status, queue or user changed), outbound sends. `by` is who wrote.
+ */
+export class AfterCommit {
+  readonly updates: { ticket: TicketRow; previous?: TicketRow }[] = [];
+  readonly events: { topic: string; publish: (deps: TicketsDeps) => Promise<void> }[] = [];
   /** Automatic messages stored in the transaction, announced (push + `message.send`) after commit. */
   readonly messages: StoredOutbound[] = [];
 
-  update(ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>): void {
+  constructor(readonly by: TicketActor) {}
+
+  /** The ticket after a write; `previous`: its row before (absent for new tickets). */
+  update(ticket: TicketRow, previous?: TicketRow): void {
     this.updates.push({ ticket, previous });
   }
 
-  event(topic: string, t: TicketRow, extra: Partial<TicketBusEvent> = {}): void {
-    this.events.push({ topic, payload: { companyId: t.companyId, ticketId: t.id, status: t.status, queueId: t.queueId, userId: t.userId, ...extra } });
+  /** Queues a `ticket.*` event of `t` (`ticket.closed` carries who closed it). */
+  event(topic: TicketEventTopic, t: TicketRow, extra: Partial<TicketBusEvent> = {}): void {
+    if (topic === ticketClosed) {
+      const payload = ticketClosedEvent(t, this.by, extra);
+      this.events.push({ topic: topic.name, publish: (deps) => deps.bus.publish(ticketClosed, payload) });
+    } else {
+      const payload = ticketBusEvent(t, extra);
+      this.events.push({ topic: topic.name, publish: (deps) => deps.bus.publish(topic, payload) });
+    }
   }
 
   /** Runs every effect; failures are logged, never thrown (the write is already committed). */
@@ -110,22 +104,26 @@ class AfterCommit {
       }
     };
     for (const m of this.messages) await safe('automatic message', () => announceOutboundMessage(deps, m, { emitTicket: false }));
-    // Only the last state of each ticket is pushed (a transition may update a ticket twice).
-    const last = new Map<number, { ticket: TicketRow; previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'> }>();
+    // Only the last state of each ticket is pushed (a transition may update a ticket twice), against its first previous state.
+    const last = new Map<number, { ticket: TicketRow; previous?: TicketRow }>();
     for (const u of this.updates) last.set(u.ticket.id, { ticket: u.ticket, previous: last.get(u.ticket.id)?.previous ?? u.previous });
     for (const u of last.values()) await safe('ticket emit', () => emitTicketUpdate(deps, u.ticket, u.previous));
-    for (const e of this.events) await safe(`publish ${e.topic}`, () => deps.bus.publish(e.topic, e.payload));
+    for (const e of this.events) await safe(`publish ${e.topic}`, () => e.publish(deps));
+    for (const u of last.values()) {
+      const change = u.previous ? ticketChangedEvent(u.previous, u.ticket, this.by) : undefined;
+      if (change) await safe(`publish ${ticketChanged.name}`, () => deps.bus.publish(ticketChanged, change));
+    }
   }
 }
 
 /**
  * Stores an automatic outbound text message (greeting, transfer, farewell) for `ticket` inside `trx`
  * through the messages service (from_me, ack 0; the ticket's `lastMessage` follows), and queues its
- * announcement (`appMessage` push and the `message.send` command) for after commit. Returns the ticket row
- * after the write.
+ * announcement (`appMessage` push, `message.stored` and the `message.send` command) for after commit.
+ * Returns the ticket row after the write.
  */
-async function postAutomaticMessage(trx: Knex.Transaction, fx: AfterCommit, ticket: TicketRow, body: string, userId: number | null): Promise<TicketRow> {
-  const stored = await insertOutboundMessage(trx, { ticket, body, userId, automatic: true });
+async function postAutomaticMessage(deps: TicketsDeps, trx: Knex.Transaction, fx: AfterCommit, ticket: TicketRow, body: string, userId: number | null, reason: string, dataJson?: string): Promise<TicketRow> {
+  const stored = await insertOutboundMessage(trx, { ticket, body, userId, automatic: true, dataJson, by: { kind: 'system', reason } }, deps);
   fx.messages.push(stored);
   return stored.ticket;
 }
@@ -133,11 +131,24 @@ async function postAutomaticMessage(trx: Knex.Transaction, fx: AfterCommit, tick
 // ---------------------------------------------------------------------------------------------------
 // Reading
 
-/** The serialized ticket for `auth` (contact numbers masked per lgpdHideNumber for plain users). */
-export async function answerTicket(deps: TicketsDeps, auth: AuthUser, t: TicketRow): Promise<Record<string, unknown>> {
+/**
+ * The serialized ticket for `auth` (contact numbers masked per lgpdHideNumber for plain users), as the
+ * single-ticket answers show it (wire `GET /tickets/u/:uuid`, `PUT /tickets/:id`): also `contact.extraInfo`
+ * [{id, name, value}], `company` {id, name} and `queueIntegration` (null: no integrations plugin).
+ */
+export async function answerTicket(deps: TicketsDeps, auth: AuthUser, t: TicketRow): Promise<Ticket> {
   const mask = await shouldMask(deps, auth.companyId, auth.profile, auth.super);
-  const [out] = await serializeTickets(deps, auth.companyId, [t], { maskNumbers: mask });
-  return out;
+  const [[out], details, company] = await Promise.all([
+    serializeTickets(deps, auth.companyId, [t], { maskNumbers: mask }),
+    deps.contacts.get(auth.companyId, t.contactId),
+    deps.identity.getCompany(auth.companyId),
+  ]);
+  return {
+    ...out,
+    contact: out.contact ? { ...out.contact, extraInfo: details?.extraInfo ?? [] } : null,
+    company: company ? { id: company.id, name: company.name } : null,
+    queueIntegration: null,
+  };
 }
 
 /**
@@ -146,13 +157,7 @@ export async function answerTicket(deps: TicketsDeps, auth: AuthUser, t: TicketR
  * ticket every 5 minutes).
  */
 export async function showTicket(deps: TicketsDeps, auth: AuthUser, key: { id: number } | { uuid: string }, opts: { logAccess?: boolean } = {}): Promise<TicketRow> {
-  const q = deps.db('tickets').where({ companyId: auth.companyId });
-  if ('id' in key) q.where({ id: key.id });
-  else q.where({ uuid: key.uuid.toLowerCase() });
-  const t = (await q.first()) as TicketRow | undefined;
-  if (!t) throw new AppError('ERR_NO_TICKET_FOUND');
-  const viewer = await loadViewer(deps, auth);
-  if (!canSee(viewer, t)) throw new AppError('ERR_NO_PERMISSION', 'You cannot see this ticket');
+  const { ticket: t } = await guardTicket(deps, auth, 'id' in key ? key.id : { uuid: key.uuid });
   if (opts.logAccess) {
     const recent = await deps.db('ticketLogs')
       .where({ ticketId: t.id, userId: auth.id, type: 'access' })
@@ -164,7 +169,7 @@ export async function showTicket(deps: TicketsDeps, auth: AuthUser, key: { id: n
 }
 
 /** 404 ERR_NO_QUEUE_FOUND unless `queueId` is a queue of the company; returns it. */
-async function requireQueue(deps: TicketsDeps, companyId: number, queueId: number) {
+export async function requireQueue(deps: TicketsDeps, companyId: number, queueId: number) {
   const q = await deps.queues.getQueue(companyId, queueId);
   if (!q) throw new AppError('ERR_NO_QUEUE_FOUND');
   return q;
@@ -188,7 +193,7 @@ async function ownerFacts(deps: TicketsDeps, t: TicketRow): Promise<Record<strin
   return { ...facts, ticket: { id: t.id, ...facts } };
 }
 
-async function otherOpenTicketError(deps: TicketsDeps, t: TicketRow): Promise<AppError> {
+export async function otherOpenTicketError(deps: TicketsDeps, t: TicketRow): Promise<AppError> {
   return new AppError('ERR_OTHER_OPEN_TICKET', undefined, { extra: await ownerFacts(deps, t) });
 }
 
@@ -235,7 +240,7 @@ export async function createTicket(deps: TicketsDeps, auth: AuthUser, body: Crea
 
   const conn = connection;
   for (let attempt = 0; ; attempt++) {
-    const fx = new AfterCommit();
+    const fx = new AfterCommit({ kind: 'user', userId: auth.id });
     try {
       const ticket = await deps.db.transaction(async (trx) => {
         const active = await findActive(trx, companyId, contact.id, conn.id);
@@ -368,7 +373,7 @@ const HANDLERS: Record<TicketAction, (x: Transition) => Promise<TicketRow>> = {
       if (target && autoAllowed(t, target.connection)) {
         const template = (await x.deps.identity.getCompanySetting(t.companyId, 'greetingAcceptedMessage')).trim() || DEFAULT_GREETING_ACCEPTED;
         const text = fillTemplate(template, { contactName: target.contact.name, user: x.caller.name, queue: q?.name });
-        t = await postAutomaticMessage(x.trx, x.fx, t, text, x.viewer.id);
+        t = await postAutomaticMessage(x.deps, x.trx, x.fx, t, text, x.viewer.id, 'greeting', GREETING_MARKER);
       }
     }
     x.fx.update(t, x.t);
@@ -422,14 +427,27 @@ const HANDLERS: Record<TicketAction, (x: Transition) => Promise<TicketRow>> = {
         throw new AppError('ERR_REQUIRED_TAG', 'Add a tag to the contact or the ticket before closing it');
       }
     }
+    // A conversation handler may keep it for a rating (NPS): status nps, no farewell (contract `onClosing`).
+    if (x.body.sendFarewellMessage !== false && !x.t.isGroup && (x.t.status === 'open' || x.t.status === 'group')) {
+      for (const h of x.deps.handlers?.() ?? []) {
+        if (!h.onClosing || (await h.onClosing(x.t.companyId, ticketSnapshot(x.t))) !== 'rating') continue;
+        const rated = await save(x, { status: 'nps' });
+        await logTicket(x.trx, rated, 'closed', x.viewer.id, rated.queueId, { rating: h.id });
+        x.fx.update(rated, x.t);
+        x.fx.event(TICKET_TOPICS.updated, rated);
+        return rated;
+      }
+    }
     let t = await save(x, { status: 'closed', closedAt: x.trx.fn.now(), unreadMessages: 0 });
     await logTicket(x.trx, t, 'closed', x.viewer.id, t.queueId);
-    if (x.body.sendFarewellMessage !== false && !t.isGroup) {
+    // A waiting (pending) ticket gets the farewell only with the setting sendFarewellWaitingTicket.
+    const farewellAllowed = x.t.status !== 'pending' || (await x.deps.identity.getCompanySetting(t.companyId, 'sendFarewellWaitingTicket')) === 'enabled';
+    if (x.body.sendFarewellMessage !== false && !t.isGroup && farewellAllowed) {
       const target = await sendTarget(x, t);
       const text = (x.caller.farewellMessage ?? '').trim() || (target?.connection.complationMessage ?? '').trim();
       if (target && text) {
         const agent = t.userId !== null && t.userId !== x.caller.id ? await x.deps.identity.getUser(t.companyId, t.userId) : x.caller;
-        t = await postAutomaticMessage(x.trx, x.fx, t, fillTemplate(text, { contactName: target.contact.name, user: agent?.name }), x.viewer.id);
+        t = await postAutomaticMessage(x.deps, x.trx, x.fx, t, fillTemplate(text, { contactName: target.contact.name, user: agent?.name }), x.viewer.id, 'farewell');
       }
     }
     x.fx.update(t, x.t);
@@ -491,7 +509,7 @@ async function finishTransfer(x: Transition, saved: TicketRow, q: { id: number; 
       const queue = q ?? (t.queueId !== null ? await x.deps.queues.getQueue(t.companyId, t.queueId) : undefined);
       const template = (await x.deps.identity.getCompanySetting(t.companyId, 'transferMessage')).trim() || DEFAULT_TRANSFER_MESSAGE;
       const text = fillTemplate(template, { contactName: dest.contact.name, user: target?.name ?? '', queue: queue?.name ?? '' });
-      t = await postAutomaticMessage(x.trx, x.fx, t, text, x.viewer.id);
+      t = await postAutomaticMessage(x.deps, x.trx, x.fx, t, text, x.viewer.id, 'transfer');
     }
   }
   x.fx.update(t, x.t);
@@ -510,10 +528,9 @@ async function finishTransfer(x: Transition, saved: TicketRow, q: { id: number; 
 export async function updateTicket(deps: TicketsDeps, auth: AuthUser, id: number, body: UpdateTicketBody): Promise<TicketRow> {
   const [viewer, caller] = await Promise.all([loadViewer(deps, auth), deps.identity.getUser(auth.companyId, auth.id)]);
   if (!caller) throw new AppError('ERR_NO_PERMISSION');
-  const fx = new AfterCommit();
+  const fx = new AfterCommit({ kind: 'user', userId: auth.id });
   const result = await deps.db.transaction(async (trx) => {
-    const t = await getTicketOr404(trx, auth.companyId, id, true);
-    if (!canSee(viewer, t)) throw new AppError('ERR_NO_PERMISSION', 'You cannot see this ticket');
+    const { ticket: t } = await guardTicket(deps, auth, id, { trx, lock: true, viewer });
     const action = resolveAction(t, body, viewer);
     return HANDLERS[action]({ deps, trx, t, body, viewer, caller, fx });
   });
@@ -530,7 +547,7 @@ export async function updateTicket(deps: TicketsDeps, auth: AuthUser, id: number
  */
 export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number): Promise<void> {
   const t = await deps.db.transaction(async (trx) => {
-    const row = await getTicketOr404(trx, auth.companyId, id, true);
+    const { ticket: row } = await guardTicket(deps, auth, id, { trx, lock: true });
     await trx('tickets').where({ id: row.id, companyId: auth.companyId }).del();
     return row;
   });
@@ -550,7 +567,7 @@ export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: C
   let lastId = 0;
   let closed = 0;
   for (;;) {
-    const fx = new AfterCommit();
+    const fx = new AfterCommit({ kind: 'user', userId: auth.id });
     const count = await deps.db.transaction(async (trx) => {
       const q = trx('tickets').whereIn('tickets.status', statuses).where('tickets.id', '>', lastId).orderBy('tickets.id').limit(CLOSE_ALL_BATCH).forUpdate();
       applyVisibility(q, viewer);

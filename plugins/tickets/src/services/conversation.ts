@@ -1,0 +1,222 @@
+import { PermanentError, RetryableError, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
+import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
+import type { MessageRow, TicketRow } from '../model';
+import { ticketSnapshot } from './core';
+import type { TicketsDeps } from './deps';
+
+/**
+ * The conversation-handler chain (contract.ts `conversationHandlers`): every stored inbound message (not
+ * ours, not a private note) is offered to the contributed handlers, lowest `order` first, until one answers
+ * 'handled'.
+ *
+ * - Consumer of `message.stored` on its own durable queue `tickets.conversation` (competing across kernels;
+ *   prefetch 8, 5 retries 1 s apart), so handlers never slow the inbound pipeline.
+ * - At most once per message: a turn is a `conversation_turns` row (primary key: the message), claimed
+ *   (`running`, committed) before its handlers run. A redelivered or duplicated event finds it `done` (or
+ *   claimed) and does nothing; a process dying mid-turn leaves it `running` and it is not run again.
+ * - In order per ticket, one turn of a ticket at a time (across kernels): turns are claimed oldest message
+ *   first under a per-ticket advisory lock held only for the claim, and not while another turn of the
+ *   ticket runs (a `running` turn older than 5 minutes no longer counts). An event also queues the ticket's
+ *   earlier inbound messages of the last 2 minutes that have no turn yet, so a later message never
+ *   overtakes an earlier one whose event is still on its way.
+ * - A handler that throws is logged; the turn becomes `failed` and the bus retries the event (the chain
+ *   restarts at the first handler). After 5 tries the turn is `abandoned` and the ticket's next turns run.
+ * - With no handler contributed nothing is recorded.
+ */
+
+/** The chain's consumer queue (dead letters in `tickets.conversation.dlq`). */
+export const CONVERSATION_QUEUE = 'tickets.conversation';
+/** Subscription options of the chain's consumer. */
+export const CONVERSATION_SUBSCRIPTION = { queue: CONVERSATION_QUEUE, prefetch: 8, maxRetries: 5, retryDelayMs: 1_000 } as const;
+/** Tries of one turn before it is abandoned. */
+export const MAX_TURN_ATTEMPTS = 5;
+/** A `running` turn older than this no longer holds its ticket (its process is presumed dead), in milliseconds. */
+export const TURN_LEASE_MS = 5 * 60_000;
+/** Earlier inbound messages of the ticket queued with an event: those stored within this many milliseconds. */
+const CATCH_UP_MS = 2 * 60_000;
+/** How long an event waits for a turn of its ticket running on another kernel before the bus retries it. */
+const BUSY_WAIT_MS = 30_000;
+
+/** A `conversation_turns` row. */
+interface TurnRow {
+  messageId: number;
+  companyId: number;
+  ticketId: number;
+  state: 'pending' | 'running' | 'done' | 'failed' | 'abandoned';
+  attempts: number;
+  handledBy: string | null;
+}
+
+const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= Number.MAX_SAFE_INTEGER;
+
+/** The chain of one process (see the module docstring). */
+export class ConversationChain {
+  /** Per ticket, the events of this process waiting for the previous one (arrival order). */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly deps: TicketsDeps,
+    private readonly contributions: Contributions<ConversationHandler>,
+  ) {}
+
+  /** The handlers, lowest `order` first (then by id, so the order is stable). */
+  handlers(): ConversationHandler[] {
+    return [...this.contributions.all()].sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The bus handler of `message.stored`. Throws PermanentError for a malformed payload, RetryableError to retry. */
+  handle = async (m: BusMessage<MessageStoredEvent>): Promise<void> => {
+    const p = m.payload;
+    if (!p || !isId(p.companyId) || !isId(p.ticketId) || !isId(p.messageId)) throw new PermanentError('message.stored: malformed payload');
+    if (p.fromMe || p.isPrivate || !this.contributions.all().length) return;
+    const key = `${p.companyId}:${p.ticketId}`;
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const run = previous.then(() => this.drain(p.companyId, p.ticketId, p.messageId));
+    const settled = run.catch(() => undefined);
+    this.chains.set(key, settled);
+    void settled.then(() => {
+      if (this.chains.get(key) === settled) this.chains.delete(key);
+    });
+    return run;
+  };
+
+  /** Queues the turn of `messageId` (and earlier ones of the ticket without a turn), then runs the ticket's turns up to it. */
+  private async drain(companyId: number, ticketId: number, messageId: number): Promise<void> {
+    const { db } = this.deps;
+    await db.raw(
+      `INSERT INTO conversation_turns (message_id, company_id, ticket_id)
+       SELECT m.id, m.company_id, m.ticket_id FROM messages m
+       WHERE m.company_id = ? AND m.ticket_id = ? AND m.from_me = false AND m.is_private = false
+         AND (m.id = ? OR (m.id < ? AND m.created_at > ?))
+       ON CONFLICT (message_id) DO NOTHING`,
+      [companyId, ticketId, messageId, messageId, new Date(Date.now() - CATCH_UP_MS)],
+    );
+    const waitUntil = Date.now() + BUSY_WAIT_MS;
+    for (;;) {
+      const claim = await this.claimNext(companyId, ticketId, messageId);
+      if (claim === 'none') return;
+      if (claim === 'busy') {
+        if (Date.now() > waitUntil) throw new RetryableError(`conversation: a turn of ticket ${ticketId} is running elsewhere`);
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
+      await this.run(claim);
+    }
+  }
+
+  /**
+   * Claims the ticket's oldest open turn (pending or failed) up to `messageId`, in a short transaction
+   * holding the ticket's advisory lock: 'busy' while another turn of the ticket runs, 'none' when nothing
+   * is left.
+   */
+  private claimNext(companyId: number, ticketId: number, messageId: number): Promise<TurnRow | 'busy' | 'none'> {
+    return this.deps.db.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`tickets:conversation:${companyId}:${ticketId}`]);
+      const running = await trx('conversationTurns')
+        .where({ companyId, ticketId, state: 'running' })
+        .where('updatedAt', '>', new Date(Date.now() - TURN_LEASE_MS))
+        .first('messageId');
+      if (running) return 'busy';
+      const next = (await trx('conversationTurns')
+        .where({ companyId, ticketId })
+        .whereIn('state', ['pending', 'failed'])
+        .where('messageId', '<=', messageId)
+        .orderBy('messageId')
+        .first()) as TurnRow | undefined;
+      if (!next) return 'none';
+      const [claimed] = (await trx('conversationTurns')
+        .where({ messageId: next.messageId })
+        .update({ state: 'running', attempts: trx.raw('attempts + 1'), updatedAt: trx.fn.now() })
+        .returning('*')) as TurnRow[];
+      return { ...claimed, messageId: Number(claimed.messageId) };
+    });
+  }
+
+  /** Runs the handlers on a claimed turn and records the outcome; rethrows a handler's error (RetryableError) unless abandoned. */
+  private async run(turn: TurnRow): Promise<void> {
+    const { db, log } = this.deps;
+    const finish = (fields: Partial<TurnRow> & { error?: string | null }) =>
+      db('conversationTurns').where({ messageId: turn.messageId }).update({ ...fields, updatedAt: db.fn.now() });
+    let current: ConversationHandler | undefined;
+    try {
+      const input = await this.load(turn);
+      let handledBy: string | null = null;
+      if (input) {
+        for (const h of this.handlers()) {
+          current = h;
+          const answer = await h.onMessage(input);
+          if (answer === 'handled') {
+            handledBy = h.id;
+            break;
+          }
+          if (answer !== 'pass') log.warn({ handler: h.id, answer: String(answer).slice(0, 50) }, "conversation: a handler answered neither 'handled' nor 'pass' (taken as 'pass')");
+        }
+      }
+      await finish({ state: 'done', handledBy: handledBy?.slice(0, 100) ?? null, error: null });
+    } catch (err) {
+      const abandoned = turn.attempts >= MAX_TURN_ATTEMPTS;
+      log.error({ err, handler: current?.id, companyId: turn.companyId, ticketId: turn.ticketId, messageId: turn.messageId, attempt: turn.attempts }, 'conversation: a handler failed');
+      await finish({ state: abandoned ? 'abandoned' : 'failed', error: String((err as Error)?.message ?? err).slice(0, 1000) });
+      if (!abandoned) throw new RetryableError(`conversation: handler ${current?.id ?? '?'} failed on message ${turn.messageId}`, { cause: err });
+    }
+  }
+
+  /** The turn as handlers see it (current ticket and contact), or undefined when the message, ticket or contact is gone. */
+  private async load(turn: TurnRow): Promise<ConversationTurn | undefined> {
+    const { db, contacts, uploads } = this.deps;
+    const [message, ticket] = await Promise.all([
+      db('messages').where({ id: turn.messageId, companyId: turn.companyId }).first() as Promise<MessageRow | undefined>,
+      db('tickets').where({ id: turn.ticketId, companyId: turn.companyId }).first() as Promise<TicketRow | undefined>,
+    ]);
+    if (!message || !ticket) return undefined;
+    const contact = await contacts.get(turn.companyId, ticket.contactId);
+    if (!contact) return undefined;
+    return {
+      companyId: turn.companyId,
+      ticket: ticketSnapshot(ticket),
+      contact: {
+        id: contact.id,
+        name: contact.name,
+        number: contact.number,
+        email: contact.email,
+        channel: contact.channel,
+        isGroup: contact.isGroup,
+        disableBot: contact.disableBot,
+        lgpdAcceptedAt: contact.lgpdAcceptedAt,
+      },
+      message: {
+        id: Number(message.id),
+        wid: message.wid,
+        body: message.body,
+        mediaType: message.mediaType,
+        mediaUrl: message.mediaPath ? uploads.url(turn.companyId, message.mediaPath) : null,
+        mediaName: message.mediaName,
+        quotedMsgId: message.quotedMsgId === null ? null : Number(message.quotedMsgId),
+        isForwarded: message.isForwarded,
+        senderContactId: message.contactId,
+        createdAt: new Date(message.createdAt).toISOString(),
+      },
+    };
+  }
+
+  /** Resolves once every event taken so far by this process has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.chains.size) await Promise.all([...this.chains.values()]);
+  }
+}
+
+/**
+ * Starts the chain's consumer (see the module docstring). Returns the chain and the stop function (for
+ * `ctx.onClose`): it stops consuming, then waits for the turns in progress.
+ */
+export async function subscribeConversation(deps: TicketsDeps, contributions: Contributions<ConversationHandler>): Promise<{ chain: ConversationChain; close: () => Promise<void> }> {
+  const chain = new ConversationChain(deps, contributions);
+  const sub: Subscription = await deps.bus.subscribe(messageStored, chain.handle, CONVERSATION_SUBSCRIPTION);
+  return {
+    chain,
+    close: async () => {
+      await sub.unsubscribe();
+      await chain.idle();
+    },
+  };
+}

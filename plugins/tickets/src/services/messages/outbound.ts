@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AppError, companyEvent, messageDelete, messageEdit, messageFailed, messageSend, messageSent, messageStatus, UPLOAD_TYPES, type Channel, type SendCommand } from '@atendo/sdk';
+import type { MessageRow, TicketRow, TicketStatus } from '../../model';
+import { ticketAudiences } from '../../visibility';
+import { emitTicketUpdate, getTicketOr404, ticketSnapshot } from '../core';
+import { messageStored, type MessageStoredEvent, type TicketActor } from '../../contract';
+import type { TicketsDeps } from '../deps';
+import { fillOutgoingVariables } from './variables';
+import { ACK, SEND_ERROR, emitMessageUpdate, lastMessageOf, mediaTypeOf, mimeOfPath, normalize, serializeMessages, socketTicket, type SerializedMessage } from './serialize';
+
+/**
+ * Outbound messages (ours): stored pending in a transaction with the ticket's `lastMessage`, then announced
+ * after commit (`appMessage` create, ticket update) and published as the `message.send` command.
+ */
+
+/**
+ * The channel topics this module publishes (`message.send`, `message.edit`, `message.delete`) and consumes
+ * (`message.sent`, `message.failed`, `message.status`): the SDK's typed topics (kernel/sdk/src/channel.ts),
+ * with their payloads (`SendCommand`, `EditCommand`, `ProviderMessageRef`, `MessageSentEvent`, ...).
+ */
+export const MESSAGE_TOPICS = { send: messageSend, edit: messageEdit, delete: messageDelete, sent: messageSent, failed: messageFailed, status: messageStatus } as const;
+
+/** Statuses a ticket must have for an attendant to send in it (spec §5). */
+export const SENDABLE: TicketStatus[] = ['open', 'group'];
+
+/** What the kernel's upload store may keep as message media (checked on the sniffed type). */
+export const MESSAGE_MEDIA_TYPES: readonly string[] = [
+  ...UPLOAD_TYPES.images,
+  'audio/*',
+  'video/*',
+  ...UPLOAD_TYPES.documents,
+  'application/zip',
+  ...UPLOAD_TYPES.text,
+];
+
+/** The upload area (folder) of message media. */
+export const MEDIA_AREA = 'messages';
+
+/** A media file of an outbound message: a stored upload (relative path), its file name and media type. */
+export interface OutboundMedia {
+  path: string;
+  fileName: string;
+  mimeType: string;
+}
+
+/** Input of `createOutboundMessage` / `insertOutboundMessage`. */
+export interface OutboundInput {
+  /** The ticket (its id and company count; its state is re-read under a row lock). */
+  ticket: Pick<TicketRow, 'id' | 'companyId'>;
+  /** The text, a caption for media, or a vCard text (mediaType 'contactMessage'). Stored as given. */
+  body: string;
+  /** The sending user (null for messages of the system). */
+  userId: number | null;
+  /** An internal note: stored with wid 'PVT…' and ack 2, never published. */
+  isPrivate?: boolean;
+  /** A stored upload to send. */
+  media?: OutboundMedia;
+  /** The id of a message of the same company this one replies to. */
+  quotedMsgId?: number | null;
+  /**
+   * Messages of the system (greeting, farewell, transfer, forwards): the open/group status is not required.
+   * Otherwise 400 ERR_TICKET_NOT_OPEN unless the ticket is open or group.
+   */
+  automatic?: boolean;
+  /** Overrides the media type ('contactMessage' for vCards, 'locationMessage', ...). */
+  mediaType?: string;
+  isForwarded?: boolean;
+  dataJson?: string | null;
+  /**
+   * Who writes it, for `message.stored` (not stored). Default: the user `userId` unless `automatic`, else
+   * the platform (`{kind: 'system', reason: 'automatic'}`).
+   */
+  by?: TicketActor;
+}
+
+/** A stored outbound message with its ticket after the write. */
+export interface StoredOutbound {
+  message: MessageRow;
+  ticket: TicketRow;
+  /** Who wrote it (`message.stored`). */
+  by: TicketActor;
+}
+
+/**
+ * Inserts an outbound message inside `trx` (fromMe, read, ack 0, wid null; private notes wid 'PVT…' and
+ * ack 2), locking the ticket row, and sets the ticket's `lastMessage`, `updatedAt` and `fromMe`. The body's
+ * message variables are filled (`fillOutgoingVariables`; not in private notes and contact cards). Nothing
+ * is emitted or published: call `announceOutboundMessage` after the transaction commits.
+ * 404 ERR_NO_TICKET_FOUND, 400 ERR_TICKET_NOT_OPEN (unless `automatic`).
+ */
+export async function insertOutboundMessage(trx: Knex.Transaction, input: OutboundInput, deps: TicketsDeps): Promise<StoredOutbound> {
+  const t = await getTicketOr404(trx, input.ticket.companyId, input.ticket.id, true);
+  if (!input.automatic && !SENDABLE.includes(t.status)) throw new AppError('ERR_TICKET_NOT_OPEN');
+  const isPrivate = Boolean(input.isPrivate);
+  const mediaType = input.mediaType ?? (input.media ? mediaTypeOf(input.media.mimeType) : 'conversation');
+  // Every outgoing text gets its message variables filled here, the one place all of them pass.
+  const body = isPrivate || mediaType === 'contactMessage' || mediaType === 'multi_vcard' ? input.body : await fillOutgoingVariables(deps, t, input.body, input.userId);
+  const [raw] = (await trx('messages')
+    .insert({
+      companyId: t.companyId,
+      ticketId: t.id,
+      contactId: null,
+      wid: isPrivate ? `PVT${randomBytes(10).toString('hex').toUpperCase()}` : null,
+      ack: isPrivate ? ACK.delivered : ACK.pending,
+      read: true,
+      fromMe: true,
+      body,
+      mediaPath: input.media?.path ?? null,
+      mediaName: input.media?.fileName ?? null,
+      mediaType,
+      isPrivate,
+      isForwarded: Boolean(input.isForwarded),
+      quotedMsgId: input.quotedMsgId ?? null,
+      queueId: t.queueId,
+      userId: input.userId,
+      dataJson: input.dataJson ?? null,
+    })
+    .returning('*')) as MessageRow[];
+  const [ticket] = (await trx('tickets')
+    .where({ id: t.id, companyId: t.companyId })
+    .update({ lastMessage: lastMessageOf(mediaType, body, input.media?.fileName ?? null), fromMe: true, updatedAt: trx.fn.now() })
+    .returning('*')) as TicketRow[];
+  const by: TicketActor = input.by ?? (input.userId !== null && !input.automatic ? { kind: 'user', userId: input.userId } : { kind: 'system', reason: 'automatic' });
+  return { message: normalize(raw), ticket, by };
+}
+
+/**
+ * After commit: pushes `company-{cid}-appMessage` {action:'create', message, ticket, contact} to the ticket's
+ * audiences, pushes the ticket update (unless `emitTicket` is false), publishes `message.stored` (private
+ * notes too; id `message.stored:<companyId>:<messageId>`) and, for non-private messages, `message.send`. A failed publish marks the message `send_error` and pushes an update. Never
+ * throws for a failed side effect (the message is stored); returns the serialized message.
+ */
+export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredOutbound, opts: { emitTicket?: boolean } = {}): Promise<SerializedMessage> {
+  const { message, ticket } = stored;
+  const [serialized] = await serializeMessages(deps, ticket.companyId, [message]);
+  try {
+    const wireTicket = await socketTicket(deps, ticket);
+    deps.realtime.emitToCompany(
+      ticket.companyId,
+      companyEvent(ticket.companyId, 'appMessage'),
+      { action: 'create', message: serialized, ticket: wireTicket, contact: wireTicket.contact ?? null },
+      { audiences: ticketAudiences(ticket) },
+    );
+    if (opts.emitTicket !== false) await emitTicketUpdate(deps, ticket);
+  } catch (err) {
+    deps.log.error({ err, messageId: message.id }, 'messages: real-time push failed');
+  }
+  await publishStored(deps, stored);
+  if (message.isPrivate) return serialized;
+  try {
+    await deps.bus.publish(MESSAGE_TOPICS.send, await sendCommand(deps, ticket, message), { id: `message.send:${ticket.companyId}:${message.id}` });
+  } catch (err) {
+    deps.log.error({ err, messageId: message.id }, 'messages: publishing message.send failed');
+    const [failed] = (await deps.db('messages')
+      .where({ id: message.id, companyId: message.companyId, ack: ACK.pending })
+      .update({ sendError: SEND_ERROR, updatedAt: deps.db.fn.now() })
+      .returning('*')) as MessageRow[];
+    if (failed) return emitMessageUpdate(deps, failed);
+  }
+  return serialized;
+}
+
+/** The `message.stored` payload of a stored message (`ticket`: the row after the write). */
+export function messageStoredEvent(message: MessageRow, ticket: TicketRow, by: TicketActor): MessageStoredEvent {
+  return {
+    companyId: message.companyId,
+    ticketId: message.ticketId,
+    messageId: message.id,
+    fromMe: message.fromMe,
+    isPrivate: message.isPrivate,
+    by,
+    body: message.body,
+    mediaType: message.mediaType,
+    hasMedia: message.mediaPath !== null,
+    createdAt: new Date(message.createdAt).toISOString(),
+    ticket: ticketSnapshot(ticket),
+  };
+}
+
+/** Publishes `message.stored` of an outbound message (after commit); a failure is logged. */
+async function publishStored(deps: TicketsDeps, stored: StoredOutbound): Promise<void> {
+  const { message, ticket, by } = stored;
+  await deps.bus
+    .publish(messageStored, messageStoredEvent(message, ticket, by), { id: `message.stored:${message.companyId}:${message.id}` })
+    .catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'messages: publishing message.stored failed'));
+}
+
+/** Builds the `message.send` payload (SDK `SendCommand`) of a stored message. */
+async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow): Promise<SendCommand> {
+  const contact = await deps.contacts.get(ticket.companyId, ticket.contactId);
+  let quotedWid: string | undefined;
+  if (message.quotedMsgId !== null) {
+    const q = (await deps.db('messages').where({ id: message.quotedMsgId, companyId: message.companyId }).first('wid', 'isPrivate')) as { wid: string | null; isPrivate: boolean } | undefined;
+    if (q?.wid && !q.isPrivate) quotedWid = q.wid;
+  }
+  const cmd: SendCommand = {
+    companyId: ticket.companyId,
+    messageId: message.id,
+    ticketId: ticket.id,
+    connectionId: ticket.whatsappId,
+    // A ticket's channel is one of the SDK's channels (it is its connection's).
+    channel: ticket.channel as Channel,
+    to: contact?.number ?? '',
+    isGroup: contact?.isGroup ?? ticket.isGroup,
+    remoteJid: contact?.remoteJid ?? null,
+    lid: contact?.lid ?? null,
+    body: message.body,
+    mediaType: message.mediaType,
+    isForwarded: message.isForwarded,
+  };
+  if (message.mediaPath) {
+    cmd.media = { path: message.mediaPath, mimeType: mimeOfPath(message.mediaPath), fileName: message.mediaName ?? 'file', url: deps.uploads.url(ticket.companyId, message.mediaPath) };
+  }
+  if (quotedWid) cmd.quotedWid = quotedWid;
+  return cmd;
+}
+
+/**
+ * Creates one outbound message in its own transaction and announces it (see `insertOutboundMessage` and
+ * `announceOutboundMessage`). Used by the ticket state machine for greeting, farewell and transfer messages
+ * (`automatic: true`) and by POST /messages. Returns the serialized message and the ticket after the write.
+ */
+export async function createOutboundMessage(deps: TicketsDeps, input: OutboundInput): Promise<{ message: SerializedMessage; row: MessageRow; ticket: TicketRow }> {
+  const stored = await deps.db.transaction((trx) => insertOutboundMessage(trx, input, deps));
+  const message = await announceOutboundMessage(deps, stored);
+  return { message, row: stored.message, ticket: stored.ticket };
+}

@@ -1,0 +1,238 @@
+import type { Knex } from 'knex';
+import type { BotState, NpsQuery, NpsRating, NpsSummary } from '../contract';
+import { summarizeNps } from '../rules/answers';
+
+/** Where the bot is with a ticket (`null`: it has not spoken in it yet). */
+export type Stage = BotState['stage'] | null;
+
+/** A row of `automation_bot_states`. */
+export interface StateRow {
+  ticketId: number;
+  companyId: number;
+  stage: Stage;
+  queueId: number | null;
+  path: number[];
+  menuUses: number;
+  npsUses: number;
+  lgpdUses: number;
+  positionQueueId: number | null;
+  lastPosition: number | null;
+  queueEnteredAt: Date | null;
+  inactiveSent: boolean;
+  leaseUntil: Date | null;
+  updatedAt: Date;
+}
+
+/** The state fields a turn may change. */
+export type StatePatch = Partial<Pick<StateRow, 'stage' | 'queueId' | 'path' | 'menuUses' | 'npsUses' | 'lgpdUses' | 'positionQueueId' | 'lastPosition' | 'queueEnteredAt' | 'inactiveSent'>>;
+
+/** How long one turn may hold a ticket before another node may take it (a crashed node's lease expires). */
+export const LEASE_MS = 15_000;
+/** How long a waiting turn polls for another node's lease on the same ticket. */
+const LEASE_WAIT_MS = 10_000;
+const LEASE_POLL_MS = 25;
+/** Processed inbound ids are kept this long (redeliveries come within minutes). */
+export const PROCESSED_KEEP_DAYS = 7;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** snake_case keys of a raw row to camelCase (knex's mapping does not apply to `raw`). */
+function camel(r: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+}
+
+function toRow(r: Record<string, unknown>): StateRow {
+  return { ...(r as unknown as StateRow), path: Array.isArray(r.path) ? (r.path as number[]) : [] };
+}
+
+/**
+ * The automation plugin's own tables (see the migrations). Every method is scoped to `companyId`.
+ */
+export class AutomationStore {
+  /** Turns of one ticket in this process run one after the other. */
+  private readonly local = new Map<number, Promise<unknown>>();
+
+  constructor(private readonly db: Knex) {}
+
+  /**
+   * Runs `fn` holding the ticket's turn: one at a time per ticket in this process (a promise chain) and
+   * across nodes (a lease on the ticket's state row, taken with a conditional UPDATE and released after;
+   * another node waits for it, up to 10 s, or takes it once it expired). `fn` gets the state as of the
+   * lease. Throws when the lease cannot be had in time (the caller's bus delivery is retried).
+   */
+  async withTurn<T>(companyId: number, ticketId: number, fn: (state: StateRow) => Promise<T>): Promise<T> {
+    const prev = this.local.get(ticketId) ?? Promise.resolve();
+    const run = prev.catch(() => undefined).then(async () => {
+      const state = await this.lease(companyId, ticketId);
+      try {
+        return await fn(state);
+      } finally {
+        await this.db('automationBotStates').where({ ticketId, companyId }).update({ leaseUntil: null });
+      }
+    });
+    this.local.set(ticketId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.local.get(ticketId) === run) this.local.delete(ticketId);
+    }
+  }
+
+  private async lease(companyId: number, ticketId: number): Promise<StateRow> {
+    const until = Date.now() + LEASE_WAIT_MS;
+    for (;;) {
+      // One statement: creates the row leased, or takes the lease of a free (or expired) one.
+      const { rows } = await this.db.raw(
+        `INSERT INTO automation_bot_states (ticket_id, company_id, lease_until) VALUES (?, ?, now() + interval '${LEASE_MS} milliseconds')
+         ON CONFLICT (ticket_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
+         WHERE automation_bot_states.company_id = EXCLUDED.company_id
+           AND (automation_bot_states.lease_until IS NULL OR automation_bot_states.lease_until < now())
+         RETURNING *`,
+        [ticketId, companyId],
+      );
+      const row = rows[0] ? camel(rows[0]) : undefined;
+      if (row) return toRow(row);
+      if (Date.now() > until) throw new Error(`automation: ticket ${ticketId} is busy on another node`);
+      await sleep(LEASE_POLL_MS);
+    }
+  }
+
+  /** The stage of a ticket (undefined: no state yet). */
+  async stageOf(companyId: number, ticketId: number): Promise<Stage | undefined> {
+    const row = await this.db('automationBotStates').where({ ticketId, companyId }).first('stage');
+    return row ? (row.stage as Stage) : undefined;
+  }
+
+  /** The state of a ticket, or undefined. */
+  async get(companyId: number, ticketId: number): Promise<StateRow | undefined> {
+    const row = await this.db('automationBotStates').where({ ticketId, companyId }).first();
+    return row ? toRow(row) : undefined;
+  }
+
+  /** Writes state fields (creating the row when missing). */
+  async save(companyId: number, ticketId: number, patch: StatePatch): Promise<void> {
+    const values: Record<string, unknown> = { ...patch, updatedAt: this.db.fn.now() };
+    if (patch.path) values.path = JSON.stringify(patch.path);
+    await this.db('automationBotStates')
+      .insert({ ticketId, companyId, ...values })
+      .onConflict('ticketId')
+      .merge(values);
+  }
+
+  /** Forgets a ticket's state (when it closes). */
+  async forget(companyId: number, ticketId: number): Promise<void> {
+    await this.db('automationBotStates').where({ ticketId, companyId }).del();
+  }
+
+  /**
+   * Records that the bot acts on inbound message `messageId`. Resolves false when it already did (a
+   * redelivery): at most one reply per inbound message.
+   */
+  async claim(companyId: number, messageId: number): Promise<boolean> {
+    const rows = await this.db('automationProcessedMessages').insert({ companyId, messageId }).onConflict(['companyId', 'messageId']).ignore().returning('messageId');
+    return rows.length > 0;
+  }
+
+  /** Gives a claim back (the turn failed before anything was sent: a redelivery may try again). */
+  async unclaim(companyId: number, messageId: number): Promise<void> {
+    await this.db('automationProcessedMessages').where({ companyId, messageId }).del();
+  }
+
+  /** Deletes processed ids older than PROCESSED_KEEP_DAYS; returns how many. */
+  async purgeProcessed(): Promise<number> {
+    return this.db('automationProcessedMessages').where('createdAt', '<', this.db.raw(`now() - interval '${PROCESSED_KEEP_DAYS} days'`)).del();
+  }
+
+  /**
+   * True (and recorded) when the out-of-hours message of `scope` was not yet sent to this contact on this
+   * connection in the window `windowKey`; false when it was (do not repeat it).
+   */
+  async firstInWindow(companyId: number, contactId: number, whatsappId: number, scope: string, windowKey: string): Promise<boolean> {
+    const rows = await this.db.raw(
+      `INSERT INTO automation_out_of_hours (company_id, contact_id, whatsapp_id, scope, window_key, sent_at)
+       VALUES (?, ?, ?, ?, ?, now())
+       ON CONFLICT (company_id, contact_id, whatsapp_id, scope)
+       DO UPDATE SET window_key = EXCLUDED.window_key, sent_at = now()
+       WHERE automation_out_of_hours.window_key <> EXCLUDED.window_key
+       RETURNING window_key`,
+      [companyId, contactId, whatsappId, scope, windowKey],
+    );
+    return rows.rows.length > 0;
+  }
+
+  /** Stores a rating (one per ticket; a second one for the same ticket is ignored). Resolves the stored rating or undefined. */
+  async addRating(r: Omit<NpsRating, 'id' | 'createdAt'>): Promise<NpsRating | undefined> {
+    const [row] = await this.db('automationNpsRatings')
+      .insert({ companyId: r.companyId, ticketId: r.ticketId, userId: r.userId, queueId: r.queueId, whatsappId: r.whatsappId, contactId: r.contactId, rate: r.rate })
+      .onConflict(['companyId', 'ticketId'])
+      .ignore()
+      .returning('*');
+    return row ? ratingOut(row) : undefined;
+  }
+
+  async ratingOf(companyId: number, ticketId: number): Promise<NpsRating | undefined> {
+    const row = await this.db('automationNpsRatings').where({ companyId, ticketId }).first();
+    return row ? ratingOut(row) : undefined;
+  }
+
+  private ratingsQuery(companyId: number, q: NpsQuery = {}): Knex.QueryBuilder {
+    const query = this.db('automationNpsRatings').where({ companyId });
+    if (q.from) query.where('createdAt', '>=', new Date(q.from));
+    if (q.to) query.where('createdAt', '<=', new Date(q.to));
+    if (q.userId !== undefined) query.where({ userId: q.userId });
+    if (q.queueId !== undefined) query.where({ queueId: q.queueId });
+    return query;
+  }
+
+  async listRatings(companyId: number, q: NpsQuery & { limit?: number } = {}): Promise<NpsRating[]> {
+    const limit = Math.max(1, Math.min(10_000, Math.floor(q.limit ?? 1000)));
+    const rows = await this.ratingsQuery(companyId, q).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit);
+    return rows.map(ratingOut);
+  }
+
+  async npsSummary(companyId: number, q: NpsQuery = {}): Promise<NpsSummary> {
+    const rows: { userId: number | null; rate: number }[] = await this.ratingsQuery(companyId, q).select('userId', 'rate');
+    const byUser = new Map<number, number[]>();
+    for (const r of rows) if (r.userId !== null) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.rate]);
+    return {
+      ...summarizeNps(rows.map((r) => r.rate)),
+      byUser: [...byUser.entries()].sort((a, b) => a[0] - b[0]).map(([userId, rates]) => ({ userId, ...summarizeNps(rates) })),
+    };
+  }
+
+  /**
+   * Router bookkeeping of a queue, under a row lock: `fn` gets the last user given a ticket and when the
+   * next run is planned, and returns the new values.
+   */
+  async withRouter<T>(
+    companyId: number,
+    queueId: number,
+    fn: (s: { lastUserId: number | null; nextRunAt: Date | null }) => Promise<{ lastUserId?: number | null; nextRunAt?: Date | null; result: T }>,
+  ): Promise<T> {
+    return this.db.transaction(async (trx) => {
+      await trx('automationRouterStates').insert({ companyId, queueId }).onConflict(['companyId', 'queueId']).ignore();
+      const s = await trx('automationRouterStates').where({ companyId, queueId }).forUpdate().first('lastUserId', 'nextRunAt');
+      const out = await fn({ lastUserId: s.lastUserId ?? null, nextRunAt: s.nextRunAt ?? null });
+      const patch: Record<string, unknown> = { updatedAt: trx.fn.now() };
+      if (out.lastUserId !== undefined) patch.lastUserId = out.lastUserId;
+      if (out.nextRunAt !== undefined) patch.nextRunAt = out.nextRunAt;
+      await trx('automationRouterStates').where({ companyId, queueId }).update(patch);
+      return out.result;
+    });
+  }
+}
+
+function ratingOut(r: Record<string, unknown>): NpsRating {
+  const at = r.createdAt;
+  return {
+    id: r.id as number,
+    companyId: r.companyId as number,
+    ticketId: r.ticketId as number,
+    userId: (r.userId as number | null) ?? null,
+    queueId: (r.queueId as number | null) ?? null,
+    whatsappId: (r.whatsappId as number | null) ?? null,
+    contactId: r.contactId as number,
+    rate: Number(r.rate),
+    createdAt: at instanceof Date ? at.toISOString() : String(at),
+  };
+}

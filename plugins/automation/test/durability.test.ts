@@ -1,0 +1,81 @@
+/**
+ * Durability of the bot: a timer scheduled before a kernel restart fires once after it (jobs are rows in
+ * PostgreSQL), and two kernel processes sharing PostgreSQL and RabbitMQ never answer one inbound message
+ * twice (needs AMQP_URL: the in-process bus is one process by definition).
+ */
+import knex from 'knex';
+import { waitFor, type TestKernel } from '@atendo/testing';
+import { dropDatabase } from '@atendo/core/src/db';
+import { bootKernel, Customer, Graph, pendingJob, Tenant } from './harness';
+
+describe('automation durability', () => {
+  const graph = new Graph();
+  beforeAll(() => graph.start());
+  afterAll(() => graph.stop());
+
+  test('a kernel restart between a scheduled timer and its due time still fires it, once', async () => {
+    // Both kernels use this database (a named database is not dropped when a kernel closes).
+    const dbName = `t_auto_restart_${process.pid}_${Date.now().toString(36)}`;
+    const url = new URL(process.env.ATENDO_TEST_PG_BASE!);
+    url.pathname = `/${dbName}`;
+    let k: TestKernel | undefined = await bootKernel(graph, dbName);
+    try {
+      const t = await Tenant.create(k, graph, '230000000000001', { greetingMessage: 'Escolha:', timeUseBotQueues: 5 });
+      const q1 = await t.queue({ name: 'Um' });
+      const q2 = await t.queue({ name: 'Dois' });
+      await t.setConnection({ queueIds: [q1.id, q2.id] });
+      const c = t.customer('Rita');
+      await c.ask('oi');
+      const ticket = await c.ticket();
+      const job = await waitFor(() => pendingJob(k!, 'automation.bot-timeout', `bot:${ticket.id}`), 10_000);
+      // Due in 5 minutes; the kernel stops now.
+      expect(new Date(job!.run_at).getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
+      await k.close();
+      k = undefined;
+      // While no kernel runs, the time passes (the due time is moved to 2 s from now).
+      const db = knex({ client: 'pg', connection: url.toString() });
+      await db.raw(`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '2 seconds' WHERE key = ?`, [`automation.bot-timeout:bot:${ticket.id}`]);
+      await db.destroy();
+
+      k = await bootKernel(graph, dbName);
+      const k2 = k;
+      await waitFor(async () => (await k2.db('tickets').where({ id: ticket.id }).first()).status === 'closed', 20_000, 100);
+      // Once: one close, one abandon entry, no job left.
+      await new Promise((r) => setTimeout(r, 1500));
+      const logs = await k2.db('ticketLogs').where({ ticketId: ticket.id }).orderBy('id');
+      expect(logs.filter((l) => l.type === 'closed')).toHaveLength(1);
+      expect(logs.filter((l) => l.type === 'chatBot' && (typeof l.data === 'string' ? JSON.parse(l.data) : l.data)?.step === 'abandoned')).toHaveLength(1);
+      expect(await pendingJob(k2, 'automation.bot-timeout', `bot:${ticket.id}`)).toBeUndefined();
+    } finally {
+      await k?.close();
+      await dropDatabase(url.toString());
+    }
+  });
+
+  (process.env.AMQP_URL ? test : test.skip)('two kernels on RabbitMQ: each inbound message gets one bot reply', async () => {
+    const k1 = await bootKernel(graph);
+    const k2 = await bootKernel(graph, k1.dbName);
+    try {
+      const t = await Tenant.create(k1, graph, '230000000000002', { greetingMessage: 'Menu:' });
+      const q1 = await t.queue({ name: 'Um', greetingMessage: 'Fila um' });
+      const q2 = await t.queue({ name: 'Dois' });
+      await t.setConnection({ queueIds: [q1.id, q2.id] });
+      // Webhooks arrive on either kernel (half each); the bus spreads the work over both.
+      const viaK2 = new Tenant(k2, graph, t.companyId, t.admin, t.phoneId);
+      const customers = Array.from({ length: 20 }, (_, i) => {
+        const c = t.customer(`Cliente ${i}`);
+        return i % 2 ? new Customer(viaK2, c.number, c.name) : c;
+      });
+      await Promise.all(customers.map((c) => c.says('oi')));
+      for (const c of customers) expect(await c.receives(1, 20_000)).toEqual(['Menu:\n\n*1* - Um\n*2* - Dois']);
+      await Promise.all(customers.map((c) => c.says('1')));
+      for (const c of customers) expect(await c.receives(1, 20_000)).toEqual(['Fila um']);
+      for (const c of customers) await c.receivesNothing(0);
+      await new Promise((r) => setTimeout(r, 2000));
+      for (const c of customers) expect(graph.to(c.number)).toHaveLength(2);
+    } finally {
+      await k2.close();
+      await k1.close();
+    }
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The dashboard plugin's contract (import it as `@atendo/plugin-dashboard/contract`): its error codes and
+ * the wire shapes of `GET /dashboard*`, `GET /dashboard/moments` and `GET /ticket/reports` (spec
+ * wire-shapes.md "GET /dashboard", 1-platform.md "Dashboard", 2-tickets.md "Dashboard moments"), which the
+ * dashboard area and the /moments panel read. Types and `define*` calls only.
+ *
+ * Units: times are minutes (numbers with two decimals, null when nothing was measured); percentages are
+ * 0..100 with two decimals; days and hours are the company's time zone (setting `timeZone`).
+ */
+import { defineErrors, defineTopic, Type, type Static } from '@atendo/sdk';
+
+export const errors = defineErrors({
+  ERR_DASHBOARD_RANGE: { status: 400, message: 'The date range is invalid (start after end, or longer than 366 days)' },
+  ERR_DASHBOARD_FILTER: { status: 400, message: 'A filter list is not a JSON array of ids nor a comma-separated list of ids' },
+});
+declare module '@atendo/sdk' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface ErrorCodes extends Record<keyof typeof errors, true> {}
+}
+
+const Num = Type.Number();
+const NullableNum = Type.Union([Type.Number(), Type.Null()]);
+
+/** `counters` of `GET /dashboard`. */
+export const DashboardCountersSchema = Type.Object({
+  /** Mean minutes from acceptance to close of the closed tickets (null: none). */
+  avgSupportTime: NullableNum,
+  /** Mean minutes from creation to acceptance of the accepted tickets (null: none). */
+  avgWaitTime: NullableNum,
+  /** Tickets of the period now open (with an attendant). */
+  supportHappening: Type.Integer(),
+  /** Tickets of the period now pending (waiting for an attendant). */
+  supportPending: Type.Integer(),
+  /** Tickets of the period now closed. */
+  supportFinished: Type.Integer(),
+  /** Distinct contacts with a ticket in the period. */
+  leads: Type.Integer(),
+  /** Tickets created in the period. */
+  tickets: Type.Integer(),
+  /** Tickets waiting for the customer's rating (status nps). */
+  waitRating: Type.Integer(),
+  /** Closed tickets without a rating. */
+  withoutRating: Type.Integer(),
+  /** Closed tickets with a rating. */
+  withRating: Type.Integer(),
+  /** withRating / (withRating + withoutRating), percent. */
+  percRating: Num,
+  npsPromotersPerc: Num,
+  npsPassivePerc: Num,
+  npsDetractorsPerc: Num,
+  /** % promoters - % detractors (-100..100). */
+  npsScore: Num,
+});
+export type DashboardCounters = Static<typeof DashboardCountersSchema>;
+
+/** One of `attendants` of `GET /dashboard`: every user of the company, with the period's figures. */
+export const DashboardAttendantSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  online: Type.Boolean(),
+  avgWaitTime: NullableNum,
+  avgSupportTime: NullableNum,
+  /** Tickets of the period assigned to the user. */
+  tickets: Type.Integer(),
+  /** Mean NPS rate (0..10) of the user's rated tickets, null without ratings. */
+  rating: NullableNum,
+  countRating: Type.Integer(),
+});
+export type DashboardAttendant = Static<typeof DashboardAttendantSchema>;
+
+export const DashboardSchema = Type.Object({ counters: DashboardCountersSchema, attendants: Type.Array(DashboardAttendantSchema) });
+export type Dashboard = Static<typeof DashboardSchema>;
+
+/** `GET /dashboard/total-atendimentos`: tickets created per day (`data`, every day of the range) and per hour of day (`hours`, 0..23). */
+export const TicketsPerDaySchema = Type.Object({
+  count: Type.Integer(),
+  data: Type.Array(Type.Object({ data: Type.String({ description: 'YYYY-MM-DD' }), total: Type.Integer() })),
+  hours: Type.Array(Type.Object({ horario: Type.Integer({ minimum: 0, maximum: 23 }), total: Type.Integer() })),
+});
+export type TicketsPerDay = Static<typeof TicketsPerDaySchema>;
+
+/** `GET /dashboard/queues`: tickets per queue (queueId 0: without a queue). */
+export const TicketsPerQueueSchema = Type.Object({
+  data: Type.Array(Type.Object({ queueId: Type.Integer(), name: Type.String(), color: Type.String(), quantidade: Type.Integer() })),
+});
+export type TicketsPerQueue = Static<typeof TicketsPerQueueSchema>;
+
+/** `GET /dashboard/ticketsUsers`: tickets per attendant (userId 0: without one). */
+export const TicketsPerUserSchema = Type.Object({
+  data: Type.Array(Type.Object({ userId: Type.Integer(), nome: Type.String(), quantidade: Type.Integer() })),
+});
+export type TicketsPerUser = Static<typeof TicketsPerUserSchema>;
+
+/** `GET /dashboard/user-info`: tickets per user (wire-shapes.md). */
+export const UserInfoSchema = Type.Array(Type.Object({ userId: Type.Integer(), name: Type.String(), quantidade: Type.Integer() }));
+export type UserInfo = Static<typeof UserInfoSchema>;
+
+/** `GET /dashboard/nps-info`: one element; `boa` promoters (9-10), `media` passives (7-8), `ruim` detractors (0-6). */
+export const NpsInfoSchema = Type.Array(Type.Object({ total_notas: Type.Integer(), ruim: Type.Integer(), media: Type.Integer(), boa: Type.Integer() }));
+export type NpsInfo = Static<typeof NpsInfoSchema>;
+
+const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+/** One ticket of `GET /dashboard/moments` (the real-time attendance panel). */
+export const MomentTicketSchema = Type.Object({
+  id: Type.Integer(),
+  uuid: Type.String(),
+  status: Type.String(),
+  userId: Type.Union([Type.Integer(), Type.Null()]),
+  queueId: Type.Union([Type.Integer(), Type.Null()]),
+  whatsappId: Type.Union([Type.Integer(), Type.Null()]),
+  contactId: Type.Integer(),
+  lastMessage: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  user: Type.Union([Ref, Type.Null()]),
+  queue: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }), Type.Null()]),
+  contact: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), number: Type.String() }), Type.Null()]),
+  whatsapp: Type.Union([Ref, Type.Null()]),
+});
+export type MomentTicket = Static<typeof MomentTicketSchema>;
+
+/** One row of `GET /ticket/reports` (attendance and ticket duration reports). */
+export const ReportRowSchema = Type.Object({
+  id: Type.Integer(),
+  uuid: Type.String(),
+  status: Type.String(),
+  contact: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), number: Type.String() }), Type.Null()]),
+  queue: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }), Type.Null()]),
+  user: Type.Union([Ref, Type.Null()]),
+  whatsapp: Type.Union([Ref, Type.Null()]),
+  createdAt: Type.String(),
+  acceptedAt: Type.Union([Type.String(), Type.Null()]),
+  closedAt: Type.Union([Type.String(), Type.Null()]),
+  /** Minutes from creation to acceptance (null: not accepted). */
+  waitTime: NullableNum,
+  /** Minutes from acceptance to close (null: not closed or never accepted). */
+  supportTime: NullableNum,
+  /** Minutes from creation to close (null: not closed). */
+  duration: NullableNum,
+  /** NPS rate 0..10 or null. */
+  rating: NullableNum,
+});
+export type ReportRow = Static<typeof ReportRowSchema>;
+
+export const ReportPageSchema = Type.Object({
+  tickets: Type.Array(ReportRowSchema),
+  count: Type.Integer(),
+  hasMore: Type.Boolean(),
+  /** Over every matching ticket (not only the page). */
+  totals: Type.Object({ tickets: Type.Integer(), avgWaitTime: NullableNum, avgSupportTime: NullableNum, avgDuration: NullableNum }),
+});
+export type ReportPage = Static<typeof ReportPageSchema>;
+
+/** Period options of the screen (spec 1-platform.md §8) and the moments window in days. */
+export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
+export const MOMENTS_WINDOW_DAYS = 30;
+
+/** Payload of `dashboard.changed`. */
+export interface DashboardChangedEvent {
+  companyId: number;
+}
+
+/**
+ * `dashboard.changed`: the dashboard's read model of a company changed (published after the write, by the
+ * node that wrote it). Every node drops the company's cached figures on it (a broadcast subscription).
+ */
+export const dashboardChanged = defineTopic<DashboardChangedEvent>('dashboard.changed', "the dashboard's figures of a company changed");

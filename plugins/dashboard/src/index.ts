@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { definePlugin } from '@atendo/sdk';
+import { messageStored, ticketChanged, ticketCreated, ticketsService, ticketUpdated, ticketTransferred, ticketClosed } from '@atendo/plugin-tickets/contract';
+import { AUTOMATION, RATING_RECORDED } from '@atendo/plugin-automation/contract';
+import { queuesService } from '@atendo/plugin-queues/contract';
+import { connectionsService } from '@atendo/plugin-connections/contract';
+import { contactsService } from '@atendo/plugin-contacts/contract';
+import { dashboardChanged, errors } from './contract';
+import { ReadModel } from './services/read-model';
+import { DashboardStats } from './services/stats';
+import { subscribeEvents } from './services/events';
+import { dashboardRoutes } from './routes/dashboard';
+
+/**
+ * The dashboard plugin: keeps its own copy of the tickets it counts (`dashboard_tickets`, fed by the
+ * tickets plugin's topics and backfilled through its service, ratings from the automation plugin) and
+ * serves `GET /dashboard*` and `GET /ticket/reports`. See README.md. Definition only.
+ */
+export default definePlugin({
+  id: 'dashboard',
+  dependsOn: ['tickets', 'queues', 'connections', 'contacts'],
+  optionalDependsOn: ['automation'],
+  topics: [dashboardChanged],
+  errors,
+  migrationsDir: join(__dirname, '..', 'migrations'),
+  async register(ctx) {
+    const tickets = ctx.services.get(ticketsService);
+    const hasAutomation = ctx.services.has(AUTOMATION);
+    const model = new ReadModel(
+      ctx.db,
+      tickets,
+      () => (hasAutomation ? ctx.services.get(AUTOMATION) : undefined),
+      (companyId) => ctx.bus.publish(dashboardChanged, { companyId }),
+    );
+    const stats = new DashboardStats(ctx.db, model, ctx.identity, ctx.services.get(queuesService), ctx.services.get(connectionsService), ctx.services.get(contactsService));
+    // Every node drops a company's cached figures when its read model changed (written by whichever node).
+    const forget = await ctx.bus.subscribe(dashboardChanged, ({ payload }) => stats.forget(payload.companyId), { broadcast: true });
+    const subs = await subscribeEvents({
+      bus: ctx.bus,
+      model,
+      ticketTopics: [ticketCreated, ticketUpdated, ticketTransferred, ticketClosed, ticketChanged],
+      messageStored,
+      ratingRecorded: RATING_RECORDED,
+    });
+    ctx.onClose(async () => {
+      await forget.unsubscribe();
+      for (const s of subs) await s.unsubscribe();
+    });
+    await dashboardRoutes(ctx.app, { stats, queues: ctx.services.get(queuesService) });
+  },
+});

@@ -1,0 +1,99 @@
+import { errorResponses, hasRole, toBool, toInt, Type, type PluginApp } from '@atendo/sdk';
+import { TICKET_STATUSES } from '@atendo/sdk/wire';
+import type { QueuesService } from '@atendo/plugin-queues/contract';
+import { DashboardSchema, MOMENTS_WINDOW_DAYS, MomentTicketSchema, NpsInfoSchema, ReportPageSchema, TicketsPerDaySchema, TicketsPerQueueSchema, TicketsPerUserSchema, UserInfoSchema } from '../contract';
+import { MomentsQuery, RangeQuery, ReportQuery } from '../schemas/queries';
+import { parseIds, resolveRange } from '../services/range';
+import { parseStatuses, type DashboardStats } from '../services/stats';
+
+const errors = errorResponses(400, 401, 403);
+const admin = { role: 'admin' as const };
+
+/**
+ * The dashboard routes (every answer scoped to the caller's company; days in the company's time zone):
+ * - `GET /dashboard` ?days | date_from&date_to (admin) -> `{counters, attendants}` (wire-shapes.md);
+ * - `GET /dashboard/total-atendimentos`, `/dashboard/queues`, `/dashboard/ticketsUsers`, `/dashboard/user-info`,
+ *   `/dashboard/nps-info`, `/dashboard/atendimentos-encerrados` ?initialDate&finalDate | days (admin) -> chart data
+ *   (contract.ts), the last one a bare number;
+ * - `GET /dashboard/moments` ?status&showAll&queueIds&dateStart&dateEnd&userId (any user) -> tickets of the panel;
+ * - `GET /ticket/reports` (admin) -> a page of the attendance / ticket duration report.
+ * Errors: 400 ERR_VALIDATION (schema), ERR_DASHBOARD_RANGE, ERR_DASHBOARD_FILTER; 401; 403 ERR_NO_PERMISSION (role).
+ */
+export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardStats; queues: QueuesService }): Promise<void> {
+  const { stats, queues } = deps;
+  const range = async (companyId: number, q: RangeQuery) =>
+    resolveRange({ days: toInt(q.days), from: q.date_from ?? q.initialDate, to: q.date_to ?? q.finalDate }, await stats.timeZone(companyId));
+
+  app.get('/dashboard', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Counters and attendants of the period', querystring: RangeQuery, response: { 200: DashboardSchema, ...errors } },
+  }, async (req) => stats.dashboard(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/total-atendimentos', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Tickets per day and per hour of day', querystring: RangeQuery, response: { 200: TicketsPerDaySchema, ...errors } },
+  }, async (req) => stats.perDay(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/queues', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Tickets per queue', querystring: RangeQuery, response: { 200: TicketsPerQueueSchema, ...errors } },
+  }, async (req) => stats.perQueue(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/ticketsUsers', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Tickets per user', querystring: RangeQuery, response: { 200: TicketsPerUserSchema, ...errors } },
+  }, async (req) => stats.perUser(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/user-info', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Tickets per attendant', querystring: RangeQuery, response: { 200: UserInfoSchema, ...errors } },
+  }, async (req) => stats.userInfo(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/nps-info', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Ratings by NPS class', querystring: RangeQuery, response: { 200: NpsInfoSchema, ...errors } },
+  }, async (req) => stats.npsInfo(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/atendimentos-encerrados', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Tickets closed in the period (a bare number)', querystring: RangeQuery, response: { 200: Type.Integer(), ...errors } },
+  }, async (req) => stats.closedCount(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  app.get('/dashboard/moments', {
+    schema: { tags: ['dashboard'], summary: 'Tickets of the real-time attendance panel', querystring: MomentsQuery, response: { 200: Type.Array(MomentTicketSchema), ...errors } },
+  }, async (req) => {
+    const { companyId } = req.auth;
+    const q = req.query;
+    const asked = parseIds(q.queueIds);
+    let allowed: number[] | undefined;
+    if (toBool(q.showAll) && hasRole(req.auth, 'admin')) allowed = asked;
+    else {
+      const mine = [0, ...(await queues.listQueueIds(companyId, req.auth.id))];
+      allowed = asked ? asked.filter((x) => mine.includes(x)) : mine;
+    }
+    const hasRange = Boolean(q.dateStart || q.dateEnd);
+    return stats.moments(companyId, {
+      statuses: parseStatuses(q.status, TICKET_STATUSES) ?? ['open', 'pending'],
+      queueIds: allowed,
+      userId: toInt(q.userId),
+      range: hasRange ? resolveRange({ from: q.dateStart, to: q.dateEnd }, await stats.timeZone(companyId)) : undefined,
+      since: new Date(Date.now() - MOMENTS_WINDOW_DAYS * 86_400_000),
+    });
+  });
+
+  app.get('/ticket/reports', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: 'Attendance and ticket duration report (paged)', querystring: ReportQuery, response: { 200: ReportPageSchema, ...errors } },
+  }, async (req) => {
+    const q = req.query;
+    return stats.report(req.auth.companyId, {
+      range: await range(req.auth.companyId, q),
+      queueIds: parseIds(q.queueIds),
+      userIds: parseIds(q.userIds),
+      connectionIds: parseIds(q.whatsappIds),
+      statuses: parseStatuses(q.status, TICKET_STATUSES),
+      pageNumber: q.pageNumber,
+      pageSize: q.pageSize ?? 50,
+    });
+  });
+}

@@ -1,0 +1,40 @@
+import type { Bus, Subscription, Topic } from '@atendo/sdk';
+import type { MessageStoredEvent, TicketBusEvent, TicketChangedEvent } from '@atendo/plugin-tickets/contract';
+import type { RatingRecordedEvent } from '@atendo/plugin-automation/contract';
+import type { ReadModel } from './read-model';
+
+/**
+ * The dashboard's bus consumers (competing consumers on durable queues: each event is handled once):
+ * - `ticket.created|updated|transferred|closed|changed` (queue `dashboard.tickets`): the ticket is re-read
+ *   through the tickets service and stored (older snapshots never overwrite newer ones);
+ * - `message.stored` (queue `dashboard.messages`): the message's text as the ticket's last message (private
+ *   notes ignored; no re-read, no `dashboard.changed`: no figure depends on it)
+ * - `rating.recorded` (queue `dashboard.ratings`): the rating (0..10) of the ticket.
+ */
+export async function subscribeEvents(d: {
+  bus: Bus;
+  model: ReadModel;
+  ticketTopics: Topic<TicketBusEvent | TicketChangedEvent>[];
+  messageStored: Topic<MessageStoredEvent>;
+  ratingRecorded: Topic<RatingRecordedEvent>;
+}): Promise<Subscription[]> {
+  const opts = { maxRetries: 5, retryDelayMs: 500 };
+  const tickets = await d.bus.subscribe<TicketBusEvent | TicketChangedEvent>(
+    d.ticketTopics,
+    ({ payload: e }) => d.model.refresh(e.companyId, e.ticketId),
+    { queue: 'dashboard.tickets', ...opts },
+  );
+  const messages = await d.bus.subscribe<MessageStoredEvent>(
+    d.messageStored,
+    async ({ payload: m }) => {
+      if (!m.isPrivate) await d.model.lastMessage(m.companyId, m.ticketId, m.body);
+    },
+    { queue: 'dashboard.messages', ...opts },
+  );
+  const ratings = await d.bus.subscribe<RatingRecordedEvent>(
+    d.ratingRecorded,
+    ({ payload: r }) => d.model.rate(r.companyId, r.ticketId, r.rate),
+    { queue: 'dashboard.ratings', ...opts },
+  );
+  return [tickets, messages, ratings];
+}

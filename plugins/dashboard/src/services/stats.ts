@@ -1,0 +1,455 @@
+import type { Knex } from 'knex';
+import { AppError, iso, page, type IdentityService } from '@atendo/sdk';
+import type { QueuesService } from '@atendo/plugin-queues/contract';
+import type { ConnectionsService } from '@atendo/plugin-connections/contract';
+import type { ContactsService } from '@atendo/plugin-contacts/contract';
+import type { Dashboard, MomentTicket, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser, UserInfo } from '../contract';
+import { eachDay, safeTimeZone, type DayRange } from './range';
+import type { ReadModel } from './read-model';
+
+/** Minutes with two decimals, from a mean of seconds (null stays null). */
+function minutes(seconds: unknown): number | null {
+  if (seconds === null || seconds === undefined) return null;
+  return Math.round((Number(seconds) / 60) * 100) / 100;
+}
+
+/** Percent of `part` in `total`, two decimals (0 when total is 0). */
+function perc(part: number, total: number): number {
+  return total ? Math.round((part / total) * 10000) / 100 : 0;
+}
+
+/** (date_part answers double precision; extract answers numeric, several times slower to average.) */
+/** The SQL condition "created in the range" (days of the range's time zone), and its bindings. */
+function inRange(column: string, r: DayRange): [string, unknown[]] {
+  return [`${column} >= (?::date)::timestamp AT TIME ZONE ? AND ${column} < ((?::date) + 1)::timestamp AT TIME ZONE ?`, [r.from, r.timeZone, r.to, r.timeZone]];
+}
+
+const WAIT = `date_part('epoch', accepted_at - created_at)`;
+const SUPPORT = `date_part('epoch', closed_at - accepted_at)`;
+const SUPPORT_WHEN = `status = 'closed' AND accepted_at IS NOT NULL AND closed_at IS NOT NULL`;
+
+/** How long cached figures are kept at most (they are dropped earlier when the company's tickets change). */
+const CACHE_TTL_MS = 60_000;
+/** Cached answers per company at most (the oldest goes first). */
+const CACHE_MAX_KEYS = 200;
+/** How long a company's time zone is kept. */
+const ZONE_TTL_MS = 30_000;
+
+/** Filters of `GET /ticket/reports`. */
+export interface ReportFilters {
+  range: DayRange;
+  queueIds?: number[];
+  userIds?: number[];
+  connectionIds?: number[];
+  statuses?: string[];
+  pageNumber?: number;
+  pageSize: number;
+}
+
+/** Filters of `GET /dashboard/moments`. */
+export interface MomentsFilters {
+  statuses: string[];
+  /** Allowed queues (0: without a queue); undefined: every queue. */
+  queueIds?: number[];
+  userId?: number;
+  range?: DayRange;
+  /** Updated since (the 30-day window) when no range is given. */
+  since: Date;
+}
+
+/**
+ * The dashboard's figures, read from its own `dashboard_tickets` (see ReadModel) with names from the
+ * kernel's identity (users, online state), the queues, connections and contacts services. Every query is
+ * scoped to `companyId`; days and hours are the company's time zone.
+ */
+export class DashboardStats {
+  private readonly cache = new Map<number, Map<string, { at: number; value: Promise<unknown> }>>();
+  private readonly zones = new Map<number, { zone: string; at: number }>();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly model: ReadModel,
+    private readonly identity: IdentityService,
+    private readonly queues: QueuesService,
+    private readonly connections: ConnectionsService,
+    private readonly contacts: ContactsService,
+  ) {}
+
+  /** The company's time zone (setting `timeZone`, else America/Sao_Paulo), cached for ZONE_TTL_MS. */
+  async timeZone(companyId: number): Promise<string> {
+    const hit = this.zones.get(companyId);
+    if (hit && Date.now() - hit.at < ZONE_TTL_MS) return hit.zone;
+    const zone = safeTimeZone(await this.identity.getCompanySetting(companyId, 'timeZone').catch(() => ''));
+    this.zones.set(companyId, { zone, at: Date.now() });
+    return zone;
+  }
+
+  /** Drops the company's cached figures (on `dashboard.changed`, on every node). */
+  forget(companyId: number): void {
+    this.cache.delete(companyId);
+  }
+
+  /**
+   * The figures of `key` for the company: computed once, then answered from memory until the company's
+   * read model changes (`forget`) or CACHE_TTL_MS passed. A computation in flight when the company changes
+   * is not kept.
+   */
+  private memo<T>(companyId: number, key: string, compute: () => Promise<T>): Promise<T> {
+    let entries = this.cache.get(companyId);
+    if (!entries) {
+      entries = new Map();
+      this.cache.set(companyId, entries);
+    }
+    const hit = entries.get(key);
+    if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.value as Promise<T>;
+    const value = compute();
+    const mine = entries;
+    mine.set(key, { at: Date.now(), value });
+    if (mine.size > CACHE_MAX_KEYS) mine.delete(mine.keys().next().value as string);
+    value.catch(() => {
+      if (mine.get(key)?.value === value) mine.delete(key);
+    });
+    return value;
+  }
+
+  private async rows<T>(sql: string, bindings: unknown[]): Promise<T[]> {
+    const res = (await this.db.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] };
+    return res.rows;
+  }
+
+  /** `GET /dashboard`: the counters and every user's figures over the tickets created in the range. */
+  async dashboard(companyId: number, r: DayRange): Promise<Dashboard> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('created_at', r);
+    const { all, perUser, leads } = await this.memo(companyId, `dashboard:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      // One pass: the company's totals (grouping () ) and each user's (grouping (user_id)).
+      const groupedQ = this.rows<Record<string, string | number | null>>(
+        `SELECT user_id AS "userId", GROUPING(user_id) AS "total",
+                count(*) FILTER (WHERE status = 'open') AS "happening",
+                count(*) FILTER (WHERE status = 'pending') AS "pending",
+                count(*) FILTER (WHERE status = 'closed') AS "finished",
+                count(*) FILTER (WHERE status = 'nps') AS "waitRating",
+                count(*) FILTER (WHERE status = 'closed' AND rating IS NULL) AS "withoutRating",
+                count(*) FILTER (WHERE status = 'closed' AND rating IS NOT NULL) AS "withRating",
+                count(*) AS "tickets",
+                avg(${WAIT}) FILTER (WHERE accepted_at IS NOT NULL) AS "avgWait",
+                avg(${SUPPORT}) FILTER (WHERE ${SUPPORT_WHEN}) AS "avgSupport",
+                avg(rating) AS "rating",
+                count(rating) AS "rated",
+                count(*) FILTER (WHERE rating >= 9) AS "promoters",
+                count(*) FILTER (WHERE rating BETWEEN 7 AND 8) AS "passives",
+                count(*) FILTER (WHERE rating <= 6) AS "detractors"
+           FROM dashboard_tickets WHERE company_id = ? AND ${cond}
+          GROUP BY GROUPING SETS ((), (user_id))`,
+        [companyId, ...b],
+      );
+      const leadsQ = this.rows<{ n: string }>(
+        `SELECT count(*) AS "n" FROM (SELECT contact_id FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY contact_id) c`,
+        [companyId, ...b],
+      );
+      // Both scans at once (two connections).
+      const [grouped, [l]] = await Promise.all([groupedQ, leadsQ]);
+      return {
+        all: grouped.find((g) => Number(g.total) === 1) ?? {},
+        perUser: grouped.filter((g) => Number(g.total) === 0 && g.userId !== null),
+        leads: Number(l.n),
+      };
+    });
+    const c = all as Record<string, string | number | null | undefined>;
+    const n = (k: string) => Number(c[k] ?? 0);
+    const rated = n('rated');
+    const withRating = n('withRating');
+    const withoutRating = n('withoutRating');
+    const promotersPerc = perc(n('promoters'), rated);
+    const detractorsPerc = perc(n('detractors'), rated);
+    const byUser = new Map(perUser.map((u) => [Number(u.userId), u]));
+    const users = await this.identity.listUsers(companyId);
+    return {
+      counters: {
+        avgSupportTime: minutes(c.avgSupport),
+        avgWaitTime: minutes(c.avgWait),
+        supportHappening: n('happening'),
+        supportPending: n('pending'),
+        supportFinished: n('finished'),
+        leads,
+        tickets: n('tickets'),
+        waitRating: n('waitRating'),
+        withoutRating,
+        withRating,
+        percRating: perc(withRating, withRating + withoutRating),
+        npsPromotersPerc: promotersPerc,
+        npsPassivePerc: perc(n('passives'), rated),
+        npsDetractorsPerc: detractorsPerc,
+        npsScore: Math.round((promotersPerc - detractorsPerc) * 100) / 100,
+      },
+      attendants: users
+        .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+        .map((u) => {
+          const s = byUser.get(u.id);
+          return {
+            id: u.id,
+            name: u.name,
+            online: Boolean(u.online),
+            avgWaitTime: minutes(s?.avgWait),
+            avgSupportTime: minutes(s?.avgSupport),
+            tickets: Number(s?.tickets ?? 0),
+            rating: s && s.rating !== null ? Math.round(Number(s.rating) * 100) / 100 : null,
+            countRating: Number(s?.rated ?? 0),
+          };
+        }),
+    };
+  }
+
+  /** `GET /dashboard/total-atendimentos`: tickets created per day (every day of the range) and per hour of day. */
+  async perDay(companyId: number, r: DayRange): Promise<TicketsPerDay> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('created_at', r);
+    // One pass: tickets per local hour (the wall-clock hour as seconds since 1970, no text formatting per
+    // row), then summed per day and per hour of day here.
+    const buckets = await this.memo(companyId, `days:${r.from}:${r.to}:${r.timeZone}`, () =>
+      this.rows<{ h: string; total: string }>(
+        `SELECT date_part('epoch', h)::bigint AS "h", total AS "total" FROM (
+           SELECT date_trunc('hour', created_at AT TIME ZONE ?) AS h, count(*) AS total
+             FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY 1) t`,
+        [r.timeZone, companyId, ...b],
+      ),
+    );
+    const cells = buckets.map((x) => {
+      const wall = new Date(Number(x.h) * 1000).toISOString();
+      return { day: wall.slice(0, 10), hour: Number(wall.slice(11, 13)), total: x.total };
+    });
+    const sum = (key: (c: { day: string; hour: number }) => string | number) => {
+      const m = new Map<string | number, number>();
+      for (const c of cells) m.set(key(c), (m.get(key(c)) ?? 0) + Number(c.total));
+      return [...m.entries()];
+    };
+    const days = sum((c) => c.day).map(([day, total]) => ({ day: String(day), total }));
+    const hours = sum((c) => Number(c.hour)).map(([hour, total]) => ({ hour: Number(hour), total }));
+    const perDay = new Map(days.map((d) => [d.day, Number(d.total)]));
+    const perHour = new Map(hours.map((h) => [Number(h.hour), Number(h.total)]));
+    return {
+      count: days.reduce((s, d) => s + Number(d.total), 0),
+      data: eachDay(r).map((data) => ({ data, total: perDay.get(data) ?? 0 })),
+      hours: Array.from({ length: 24 }, (_, horario) => ({ horario, total: perHour.get(horario) ?? 0 })),
+    };
+  }
+
+  /** `GET /dashboard/queues`: tickets created in the range per queue (queueId 0: no queue), most first. */
+  async perQueue(companyId: number, r: DayRange): Promise<TicketsPerQueue> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('created_at', r);
+    const rows = await this.memo(companyId, `queues:${r.from}:${r.to}:${r.timeZone}`, () =>
+      this.rows<{ queueId: number; total: string }>(
+        `SELECT coalesce(queue_id, 0) AS "queueId", count(*) AS "total" FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY 1`,
+        [companyId, ...b],
+      ),
+    );
+    const queues = new Map((await this.queues.listQueues(companyId)).map((q) => [q.id, q]));
+    return {
+      data: rows
+        .map((x) => {
+          const q = queues.get(Number(x.queueId));
+          return { queueId: Number(x.queueId), name: q?.name ?? '', color: q?.color ?? '#9e9e9e', quantidade: Number(x.total) };
+        })
+        .sort((a, b) => b.quantidade - a.quantidade || a.queueId - b.queueId),
+    };
+  }
+
+  /** Tickets created in the range per user (0: without one), most first. */
+  private async perUserRows(companyId: number, r: DayRange): Promise<{ userId: number; name: string; total: number }[]> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('created_at', r);
+    const rows = await this.memo(companyId, `users:${r.from}:${r.to}:${r.timeZone}`, () =>
+      this.rows<{ userId: number; total: string }>(
+        `SELECT coalesce(user_id, 0) AS "userId", count(*) AS "total" FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY 1`,
+        [companyId, ...b],
+      ),
+    );
+    const users = new Map((await this.identity.listUsers(companyId)).map((u) => [u.id, u.name]));
+    return rows
+      .map((x) => ({ userId: Number(x.userId), name: users.get(Number(x.userId)) ?? '', total: Number(x.total) }))
+      .sort((a, b) => b.total - a.total || a.userId - b.userId);
+  }
+
+  /** `GET /dashboard/ticketsUsers`. */
+  async perUser(companyId: number, r: DayRange): Promise<TicketsPerUser> {
+    return { data: (await this.perUserRows(companyId, r)).map((u) => ({ userId: u.userId, nome: u.name, quantidade: u.total })) };
+  }
+
+  /** `GET /dashboard/user-info`: as `perUser`, attendants only. */
+  async userInfo(companyId: number, r: DayRange): Promise<UserInfo> {
+    return (await this.perUserRows(companyId, r)).filter((u) => u.userId !== 0).map((u) => ({ userId: u.userId, name: u.name, quantidade: u.total }));
+  }
+
+  /** `GET /dashboard/atendimentos-encerrados`: tickets closed (now closed) with their close in the range. */
+  async closedCount(companyId: number, r: DayRange): Promise<number> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('closed_at', r);
+    const [row] = await this.memo(companyId, `closed:${r.from}:${r.to}:${r.timeZone}`, () =>
+      this.rows<{ n: string }>(`SELECT count(*) AS "n" FROM dashboard_tickets WHERE company_id = ? AND status = 'closed' AND ${cond}`, [companyId, ...b]),
+    );
+    return Number(row.n);
+  }
+
+  /** `GET /dashboard/nps-info`: ratings of tickets created in the range, by NPS class. */
+  async npsInfo(companyId: number, r: DayRange): Promise<NpsInfo> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('created_at', r);
+    const [row] = await this.memo(companyId, `nps:${r.from}:${r.to}:${r.timeZone}`, () =>
+      this.rows<Record<string, string>>(
+        `SELECT count(rating) AS "total", count(*) FILTER (WHERE rating <= 6) AS "bad",
+                count(*) FILTER (WHERE rating BETWEEN 7 AND 8) AS "mid", count(*) FILTER (WHERE rating >= 9) AS "good"
+           FROM dashboard_tickets WHERE company_id = ? AND ${cond}`,
+        [companyId, ...b],
+      ),
+    );
+    return [{ total_notas: Number(row.total), ruim: Number(row.bad), media: Number(row.mid), boa: Number(row.good) }];
+  }
+
+  private async names(companyId: number, rows: { userId: number | null; queueId: number | null; connectionId: number | null; contactId: number }[]) {
+    const [users, queues, connections, contacts] = await Promise.all([
+      this.identity.listUsers(companyId, [...new Set(rows.map((x) => x.userId).filter((x): x is number => x !== null))]),
+      this.queues.listQueues(companyId),
+      this.connections.list(companyId),
+      this.contacts.getMany(companyId, [...new Set(rows.map((x) => x.contactId))]),
+    ]);
+    const u = new Map(users.map((x) => [x.id, { id: x.id, name: x.name }]));
+    const q = new Map(queues.map((x) => [x.id, { id: x.id, name: x.name, color: x.color }]));
+    const w = new Map(connections.map((x) => [x.id, { id: x.id, name: x.name }]));
+    const c = new Map(contacts.map((x) => [x.id, { id: x.id, name: x.name, number: x.number }]));
+    return {
+      user: (id: number | null) => (id === null ? null : u.get(id) ?? null),
+      queue: (id: number | null) => (id === null ? null : q.get(id) ?? null),
+      whatsapp: (id: number | null) => (id === null ? null : w.get(id) ?? null),
+      contact: (id: number) => c.get(id) ?? null,
+    };
+  }
+
+  /** `GET /dashboard/moments`: the company's tickets in the given statuses, newest activity first (at most 1,000). */
+  async moments(companyId: number, f: MomentsFilters): Promise<MomentTicket[]> {
+    await this.model.ensureBackfilled(companyId);
+    const q = this.db('dashboardTickets').where({ companyId }).whereIn('status', f.statuses);
+    if (f.queueIds) {
+      const ids = f.queueIds.filter((x) => x !== 0);
+      const none = f.queueIds.includes(0);
+      void q.where((w) => {
+        if (ids.length) void w.orWhereIn('queueId', ids);
+        if (none) void w.orWhereNull('queueId');
+        if (!ids.length && !none) void w.whereRaw('false');
+      });
+    }
+    if (f.userId !== undefined) void q.where({ userId: f.userId });
+    if (f.range) {
+      const [cond, b] = inRange('created_at', f.range);
+      void q.whereRaw(cond, b as Knex.RawBinding[]);
+    } else void q.where('sourceUpdatedAt', '>=', f.since);
+    const rows = (await q.orderBy('sourceUpdatedAt', 'desc').orderBy('ticketId', 'desc').limit(1000)) as Record<string, unknown>[];
+    const mapped = rows.map((x) => ({
+      id: Number(x.ticketId),
+      uuid: String(x.uuid),
+      status: String(x.status),
+      userId: (x.userId as number | null) ?? null,
+      queueId: (x.queueId as number | null) ?? null,
+      connectionId: (x.connectionId as number | null) ?? null,
+      contactId: Number(x.contactId),
+      lastMessage: (x.lastMessage as string | null) ?? null,
+      createdAt: iso(x.createdAt),
+      updatedAt: iso(x.sourceUpdatedAt),
+    }));
+    const n = await this.names(companyId, mapped);
+    return mapped.map(({ connectionId, ...t }) => ({
+      ...t,
+      whatsappId: connectionId,
+      user: n.user(t.userId),
+      queue: n.queue(t.queueId),
+      contact: n.contact(t.contactId),
+      whatsapp: n.whatsapp(connectionId),
+    }));
+  }
+
+  /** `GET /ticket/reports`: one page of the tickets created in the range matching the filters, newest first, with totals. */
+  async report(companyId: number, f: ReportFilters): Promise<ReportPage> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('created_at', f.range);
+    const base = () => {
+      const q = this.db('dashboardTickets').where({ companyId }).whereRaw(cond, b as Knex.RawBinding[]);
+      if (f.queueIds) {
+        const ids = f.queueIds.filter((x) => x !== 0);
+        const none = f.queueIds.includes(0);
+        void q.where((w) => {
+          if (ids.length) void w.orWhereIn('queueId', ids);
+          if (none) void w.orWhereNull('queueId');
+        });
+      }
+      if (f.userIds) void q.whereIn('userId', f.userIds);
+      if (f.connectionIds) void q.whereIn('connectionId', f.connectionIds);
+      if (f.statuses) void q.whereIn('status', f.statuses);
+      return q;
+    };
+    const totalsQ = base().select(
+      this.db.raw('count(*) AS "n"'),
+      this.db.raw(`avg(${WAIT}) FILTER (WHERE accepted_at IS NOT NULL) AS "avgWait"`),
+      this.db.raw(`avg(${SUPPORT}) FILTER (WHERE ${SUPPORT_WHEN}) AS "avgSupport"`),
+      this.db.raw(`avg(date_part('epoch', closed_at - created_at)) FILTER (WHERE status = 'closed' AND closed_at IS NOT NULL) AS "avgDuration"`),
+    );
+    const { offset, limit, hasMore } = page(f.pageNumber, f.pageSize);
+    const pageQ = base().orderBy('createdAt', 'desc').orderBy('ticketId', 'desc').offset(offset).limit(limit);
+    // The totals and the page at once (two connections).
+    const [[t], rows] = (await Promise.all([totalsQ, pageQ])) as [Record<string, unknown>[], Record<string, unknown>[]];
+    const mapped = rows.map((x) => ({
+      ticketId: Number(x.ticketId),
+      uuid: String(x.uuid),
+      status: String(x.status),
+      userId: (x.userId as number | null) ?? null,
+      queueId: (x.queueId as number | null) ?? null,
+      connectionId: (x.connectionId as number | null) ?? null,
+      contactId: Number(x.contactId),
+      createdAt: x.createdAt as Date,
+      acceptedAt: (x.acceptedAt as Date | null) ?? null,
+      closedAt: (x.closedAt as Date | null) ?? null,
+      rating: (x.rating as number | null) ?? null,
+    }));
+    const n = await this.names(companyId, mapped);
+    const span = (a: Date | null, z: Date | null) => (a && z ? minutes((z.getTime() - a.getTime()) / 1000) : null);
+    const count = Number(t.n);
+    return {
+      tickets: mapped.map((x) => ({
+        id: x.ticketId,
+        uuid: x.uuid,
+        status: x.status,
+        contact: n.contact(x.contactId),
+        queue: n.queue(x.queueId),
+        user: n.user(x.userId),
+        whatsapp: n.whatsapp(x.connectionId),
+        createdAt: iso(x.createdAt),
+        acceptedAt: x.acceptedAt ? iso(x.acceptedAt) : null,
+        closedAt: x.closedAt ? iso(x.closedAt) : null,
+        waitTime: span(x.createdAt, x.acceptedAt),
+        supportTime: x.status === 'closed' ? span(x.acceptedAt, x.closedAt) : null,
+        duration: x.status === 'closed' ? span(x.createdAt, x.closedAt) : null,
+        rating: x.rating,
+      })),
+      count,
+      hasMore: hasMore(count, rows.length),
+      totals: { tickets: count, avgWaitTime: minutes(t.avgWait), avgSupportTime: minutes(t.avgSupport), avgDuration: minutes(t.avgDuration) },
+    };
+  }
+}
+
+/** Refuses statuses outside the ticket statuses (400 ERR_DASHBOARD_FILTER). */
+export function parseStatuses(v: string | undefined, allowed: readonly string[]): string[] | undefined {
+  if (v === undefined || !v.trim()) return undefined;
+  let items: string[];
+  const s = v.trim();
+  if (s.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(s);
+      if (!Array.isArray(parsed)) throw new Error('not an array');
+      items = parsed.map(String);
+    } catch {
+      throw new AppError('ERR_DASHBOARD_FILTER');
+    }
+  } else items = s.split(',').map((x) => x.trim());
+  if (!items.length || items.some((x) => !allowed.includes(x))) throw new AppError('ERR_DASHBOARD_FILTER');
+  return [...new Set(items)];
+}

@@ -1,0 +1,21 @@
+import { Type, type Static } from '@atendo/sdk';
+import { PlantaoDaySchema, PlantaoSchema } from '../contract';
+
+/**
+ * Body of `POST /plantao` and `PUT /plantao/:id`: the on-duty user (a user of the company), the phone to
+ * notify (digits, 8 to 20 after cleaning), the interval in minutes (1..1440, default 1) and the seven days.
+ * The cross-field rules (a day with one time needs the other; one day at least with both) are checked by
+ * the store with the spec's messages.
+ */
+export const PlantaoBody = Type.Object(
+  {
+    userId: Type.Integer({ minimum: 1 }),
+    phone: Type.String({ maxLength: 50 }),
+    interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+    days: Type.Array(PlantaoDaySchema, { minItems: 7, maxItems: 7 }),
+  },
+  { additionalProperties: false },
+);
+export type PlantaoBody = Static<typeof PlantaoBody>;
+
+export const PlantaoList = Type.Array(PlantaoSchema);

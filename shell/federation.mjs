@@ -1,5 +1,6 @@
 // Module-federation contract between the shell (host) and the areas (remotes), used by every rspack
-// config: the areas list (areas.json), each area's remote name and URL, and the shared singletons.
+// config: the areas (their manifests, microfrontends/*/area.json, read by area-manifests.cjs), each area's
+// remote name and URL, and the shared singletons.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,15 +10,14 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 export const SHELL_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT_DIR = join(SHELL_DIR, '..');
 
-/** @typedef {{name: string, package: string, routes: string[], role?: 'user'|'admin'|'super', feature?: string|null, url?: string}} AreaDef */
+const require = createRequire(import.meta.url);
+const { loadAreaManifests } = require('./area-manifests.cjs');
 
-/** The areas of shell/areas.json. @returns {AreaDef[]} */
+/** @typedef {import('./area-manifests.cjs').AreaManifest} AreaDef */
+
+/** The areas: every microfrontends/<area>/area.json, validated (see area-manifests.cjs). @returns {AreaDef[]} */
 export function loadAreas() {
-  const { areas } = JSON.parse(readFileSync(join(SHELL_DIR, 'areas.json'), 'utf8'));
-  for (const a of areas) {
-    if (!/^[a-z][a-z0-9-]*$/.test(a.name)) throw new Error(`areas.json: bad area name ${a.name}`);
-  }
-  return areas;
+  return loadAreaManifests(ROOT_DIR);
 }
 
 /** The module-federation container name of an area (a JS identifier). */
@@ -30,7 +30,7 @@ export function remoteUrl(area) {
   return area.url ?? `/areas/${area.name}/remoteEntry.js`;
 }
 
-/** The host's `remotes` option, generated from areas.json. */
+/** The host's `remotes` option, generated from the area manifests. */
 export function remotesFromAreas(areas = loadAreas()) {
   return Object.fromEntries(areas.map((a) => [remoteName(a.name), `${remoteName(a.name)}@${remoteUrl(a)}`]));
 }
@@ -102,11 +102,11 @@ export const AREA_EXPERIMENTS = { externalRuntime: true, optimization: { disable
  */
 export class FederationRuntimeEsmPlugin {
   apply(compiler) {
-    const require = createRequire(join(ROOT_DIR, 'package.json'));
-    const tools = dirname(require.resolve('@module-federation/runtime-tools'));
+    const rootRequire = createRequire(join(ROOT_DIR, 'package.json'));
+    const tools = dirname(rootRequire.resolve('@module-federation/runtime-tools'));
     const cjs = [
-      require.resolve('@module-federation/webpack-bundler-runtime', { paths: [tools] }),
-      require.resolve('@module-federation/inject-external-runtime-core-plugin', { paths: [dirname(require.resolve('@module-federation/enhanced'))] }),
+      rootRequire.resolve('@module-federation/webpack-bundler-runtime', { paths: [tools] }),
+      rootRequire.resolve('@module-federation/inject-external-runtime-core-plugin', { paths: [dirname(rootRequire.resolve('@module-federation/enhanced'))] }),
     ];
     compiler.hooks.afterPlugins.tap('FederationRuntimeEsmPlugin', () => {
       const alias = { ...compiler.options.resolve.alias };

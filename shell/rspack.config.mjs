@@ -1,12 +1,17 @@
 // Rspack build of the shell: the single-spa root config and module-federation host. `npm run build -w shell`
-// writes dist/ (index.html + content-hashed js/), served by serve.ts. Remotes come from areas.json.
+// writes dist/ (index.html + content-hashed js/), served by serve.ts. Remotes come from the area manifests
+// (microfrontends/*/area.json), which are also handed to the shell's router and menu as `__ATENDO_AREAS__`.
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { FederationRuntimeEsmPlugin, HOST_EXPERIMENTS, remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
+import { FederationRuntimeEsmPlugin, HOST_EXPERIMENTS, loadAreas, remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
+
+const { loadPluginErrorTexts, mergeErrorTexts } = createRequire(import.meta.url)('./plugin-error-texts.cjs');
 
 export default (_env, argv) => {
   const production = argv.mode !== 'development';
+  const areas = loadAreas();
   return {
     context: SHELL_DIR,
     mode: production ? 'production' : 'development',
@@ -27,7 +32,7 @@ export default (_env, argv) => {
       new rspack.HtmlRspackPlugin({ template: './public/index.html', scriptLoading: 'defer', minify: production }),
       new ModuleFederationPlugin({
         name: 'atendo_shell',
-        remotes: remotesFromAreas(),
+        remotes: remotesFromAreas(areas),
         shared: sharedModules(),
         shareStrategy: SHARE_STRATEGY,
         experiments: HOST_EXPERIMENTS,
@@ -35,6 +40,12 @@ export default (_env, argv) => {
         manifest: false,
       }),
       new FederationRuntimeEsmPlugin(),
+      // The manifests without their comments and package folders: routes, menu entries, gates, remote URLs.
+      // The plugins' error-code texts (plugins/<id>/i18n/errors.json), merged per language.
+      new rspack.DefinePlugin({
+        __ATENDO_AREAS__: JSON.stringify(areas.map(({ package: _pkg, ...area }) => area)),
+        __ATENDO_PLUGIN_ERROR_TEXTS__: JSON.stringify(mergeErrorTexts(loadPluginErrorTexts())),
+      }),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',

@@ -1,18 +1,19 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, matchPath, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, matchPath, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ToastContainer } from 'react-toastify';
-import { queryClient, type PlanFeature } from '@atendo/web-api';
+import { queryClient, SUBSCRIPTION_EXPIRED_EVENT, useSessionUser, type PlanFeature } from '@atendo/web-api';
 import { AtendoThemeProvider, GlobalStyle, Loading, useThemeMode } from '@atendo/web-ui';
 import { useTranslation } from 'react-i18next';
-import type { Role } from './access';
-import { AREAS, AreaOutlet, type AreaDef } from './areas';
+import { featureSet, stricterRole, type Role } from './access';
+import { subscriptionStatus } from './auth';
+import { AREAS, AreaOutlet, expandPath, type AreaDef } from './areas';
 import { PublicOnly, RequireAuth, RouteGate } from './guards';
 import { useVersionWatcher } from './hooks/useVersionWatcher';
 import { loadLayout } from './layout/load';
 import { LoginPage } from './pages/LoginPage';
-import { ComingSoonPage, ExpiredPage, NotFoundPage } from './pages/SimplePages';
-import { EXPIRED_ROUTE, PRIVATE_ROUTES, type RouteDef } from './routes';
+import { ComingSoonPage, NotFoundPage } from './pages/SimplePages';
+import { COMING_SOON_ROUTES, EXPIRED_ROUTE, type RouteDef } from './routes';
 
 /** A private page: its path and gates (and title, for the "coming soon" page). */
 export interface PageDef {
@@ -28,49 +29,31 @@ export interface AreaPages {
   pages: PageDef[];
 }
 
-/** Expands optional segments: `/tickets/:ticketId?` -> [`/tickets`, `/tickets/:ticketId`]. */
-export function expandPath(path: string): string[] {
-  let out = [''];
-  for (const seg of path.split('/').filter(Boolean)) {
-    if (seg.endsWith('?')) {
-      const s = seg.slice(0, -1);
-      out = out.flatMap((p) => [p, `${p}/${s}`]);
-    } else {
-      out = out.map((p) => `${p}/${seg}`);
-    }
-  }
-  return out.map((p) => p || '/');
-}
-
-const RANK: Record<Role, number> = { user: 0, admin: 1, super: 2 };
-const stricter = (a?: Role | null, b?: Role | null): Role | undefined => {
-  const roles = [a, b].filter((r): r is Role => Boolean(r));
-  return roles.length ? roles.reduce((x, y) => (RANK[y] > RANK[x] ? y : x)) : undefined;
-};
+export { expandPath };
 
 /**
- * The private pages: the spec's route table (PRIVATE_ROUTES) and the areas (areas.json). A path an area
- * serves mounts the area, gated by the stricter of the area's and the route's role and by both plan
- * features; the other paths show "coming soon" with the route's gates. Paths are compared
- * case-insensitively, with optional segments expanded.
+ * The private pages: the areas' routes (their manifests) and the shell's "coming soon" routes
+ * (COMING_SOON_ROUTES). A path an area serves mounts the area, gated by the strictest of the area's and the
+ * route's role and by both plan features; the other paths show "coming soon" with their gates. Paths are
+ * compared case-insensitively, with optional segments expanded; an area's path wins over a placeholder.
  */
-export function routeTable(routes: RouteDef[] = PRIVATE_ROUTES, areas: AreaDef[] = AREAS): { areas: AreaPages[]; comingSoon: PageDef[] } {
-  const defs = new Map<string, PageDef>();
-  for (const d of routes) {
-    for (const path of expandPath(d.path)) defs.set(path.toLowerCase(), { path, role: d.role, features: d.feature ? [d.feature] : [], titleKey: d.titleKey });
-  }
+export function routeTable(routes: RouteDef[] = COMING_SOON_ROUTES, areas: AreaDef[] = AREAS): { areas: AreaPages[]; comingSoon: PageDef[] } {
   const claimed = new Set<string>();
   const areaPages = areas.map((area) => ({
     area,
-    pages: area.routes.flatMap(expandPath).map((path) => {
-      const key = path.toLowerCase();
-      claimed.add(key);
-      const d = defs.get(key);
-      const features = [...new Set([...(d?.features ?? []), ...(area.feature ? [area.feature] : [])])];
-      return { path, role: stricter(area.role, d?.role), features, titleKey: d?.titleKey };
-    }),
+    pages: area.routes.flatMap((r) =>
+      expandPath(r.path).map((path) => {
+        claimed.add(path.toLowerCase());
+        return { path, role: stricterRole(area.role, r.role), features: featureSet(area.feature, r.feature), titleKey: r.titleKey };
+      }),
+    ),
   }));
-  const comingSoon = [...defs.entries()].filter(([key]) => !claimed.has(key)).map(([, page]) => page);
+  const comingSoon: PageDef[] = [];
+  for (const d of routes) {
+    for (const path of expandPath(d.path)) {
+      if (!claimed.has(path.toLowerCase())) comingSoon.push({ path, role: d.role, features: featureSet(d.feature), titleKey: d.titleKey });
+    }
+  }
   return { areas: areaPages, comingSoon };
 }
 
@@ -86,6 +69,24 @@ function AreaPage({ area, pages }: AreaPages) {
       <AreaOutlet area={area.name} />
     </RouteGate>
   );
+}
+
+/**
+ * Keeps a company past its due date on /financeiro-aberto (spec 1-platform.md §4): a session whose company
+ * has expired is sent there from any other private page, and so is one the API answers 403
+ * ERR_SUBSCRIPTION_EXPIRED mid-session (the company expired while signed in).
+ */
+export function ExpiredGate({ children }: { children: ReactNode }) {
+  const user = useSessionUser();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onExpired = () => navigate(EXPIRED_ROUTE, { replace: true });
+    window.addEventListener(SUBSCRIPTION_EXPIRED_EVENT, onExpired);
+    return () => window.removeEventListener(SUBSCRIPTION_EXPIRED_EVENT, onExpired);
+  }, [navigate]);
+  if (subscriptionStatus(user?.company ?? null).expired && pathname.toLowerCase() !== EXPIRED_ROUTE) return <Navigate to={EXPIRED_ROUTE} replace />;
+  return <>{children}</>;
 }
 
 /** The signed-in frame loads after sign-in (shell/src/layout/load.ts), not with /login. */
@@ -108,6 +109,18 @@ function LazySignup() {
   return (
     <Suspense fallback={<Loading label={t('common.loading')} />}>
       <SignupPage />
+    </Suspense>
+  );
+}
+
+/** The open-invoices page loads on demand (only expired companies see it): /login never downloads it. */
+const ExpiredPage = lazy(() => import('./pages/ExpiredPage').then((m) => ({ default: m.ExpiredPage })));
+
+function LazyExpired() {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<Loading label={t('common.loading')} />}>
+      <ExpiredPage />
     </Suspense>
   );
 }
@@ -137,8 +150,8 @@ export function AppRoutes() {
       <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
       <Route path="/signup" element={<PublicOnly><LazySignup /></PublicOnly>} />
       <Route path="/recovery-password" element={<PublicOnly><LazyRecoveryPassword /></PublicOnly>} />
-      <Route element={<RequireAuth><LazyLayout /></RequireAuth>}>
-        <Route path={EXPIRED_ROUTE} element={<ExpiredPage />} />
+      <Route element={<RequireAuth><ExpiredGate><LazyLayout /></ExpiredGate></RequireAuth>}>
+        <Route path={EXPIRED_ROUTE} element={<LazyExpired />} />
         {table.areas.map(({ area, pages }) => (
           <Route key={`area:${area.name}`} element={<AreaPage area={area} pages={pages} />}>
             {pages.map((p) => (

@@ -20,3 +20,16 @@ export function hasFeature(plan: Plan | null | undefined, feature: PlanFeature |
   if (!plan) return undefined;
   return Boolean(plan[feature]);
 }
+
+const RANK: Record<Role, number> = { user: 0, admin: 1, super: 2 };
+
+/** The strictest of `roles` (undefined when none is given). */
+export function stricterRole(...roles: (Role | null | undefined)[]): Role | undefined {
+  const given = roles.filter((r): r is Role => Boolean(r));
+  return given.length ? given.reduce((x, y) => (RANK[y] > RANK[x] ? y : x)) : undefined;
+}
+
+/** The distinct plan features of `features` (nulls dropped). */
+export function featureSet(...features: (PlanFeature | null | undefined)[]): PlanFeature[] {
+  return [...new Set(features.filter((f): f is PlanFeature => Boolean(f)))];
+}

@@ -5,23 +5,56 @@ import { addErrorHandler, getAppNames, getAppStatus, MOUNTED, registerApplicatio
 import { useTranslation } from 'react-i18next';
 import { Button, EmptyState, Loading } from '@atendo/web-ui';
 import type { PlanFeature } from '@atendo/web-api';
+import type { AreaManifest, AreaMenuEntry, AreaRoute } from '../area-manifests.cjs';
 import type { Role } from './access';
-import areasFile from '../areas.json';
 
-/** One area of shell/areas.json: a single-spa application loaded from a module-federation remote. */
-export interface AreaDef {
-  name: string;
-  package: string;
-  /** Exact react-router paths the area serves. */
-  routes: string[];
+/** One route of an area manifest, typed with the shell's roles and plan features. */
+export interface AreaRouteDef extends Omit<AreaRoute, 'role' | 'feature'> {
   role?: Role;
   feature?: PlanFeature | null;
-  /** remoteEntry URL; default `/areas/<name>/remoteEntry.js` (the shell's build config reads the same file). */
-  url?: string;
 }
 
-/** The registered areas; adding an area is one line in shell/areas.json. */
-export const AREAS: AreaDef[] = (areasFile as { areas: AreaDef[] }).areas;
+/** One side-menu entry of an area manifest. */
+export interface AreaMenuDef extends Omit<AreaMenuEntry, 'role' | 'feature'> {
+  role?: Role;
+  feature?: PlanFeature | null;
+}
+
+/**
+ * One area (its manifest, `microfrontends/<area>/area.json`, see shell/area-manifests.cjs): a single-spa
+ * application loaded from a module-federation remote, with its gate, routes and menu entries.
+ */
+export interface AreaDef extends Omit<AreaManifest, 'package' | 'role' | 'feature' | 'routes' | 'menu'> {
+  role: Role;
+  feature: PlanFeature | null;
+  routes: AreaRouteDef[];
+  menu: AreaMenuDef[];
+}
+
+/** Injected by the shell's build (rspack DefinePlugin) and by jest (globals): every area manifest. */
+declare const __ATENDO_AREAS__: AreaDef[];
+
+/** The registered areas: adding an area is adding its folder with an area.json; the shell is not edited. */
+export const AREAS: AreaDef[] = typeof __ATENDO_AREAS__ === 'undefined' ? [] : __ATENDO_AREAS__;
+
+/** Expands optional segments: `/tickets/:ticketId?` -> [`/tickets`, `/tickets/:ticketId`]. */
+export function expandPath(path: string): string[] {
+  let out = [''];
+  for (const seg of path.split('/').filter(Boolean)) {
+    if (seg.endsWith('?')) {
+      const s = seg.slice(0, -1);
+      out = out.flatMap((p) => [p, `${p}/${s}`]);
+    } else {
+      out = out.map((p) => `${p}/${seg}`);
+    }
+  }
+  return out.map((p) => p || '/');
+}
+
+/** Every exact path an area serves (optional segments expanded). */
+export function areaPaths(area: Pick<AreaDef, 'routes'>): string[] {
+  return area.routes.flatMap((r) => expandPath(r.path));
+}
 
 /** Module-federation container name of an area (same rule as shell/federation.mjs). */
 export const remoteName = (name: string) => `atendo_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -32,7 +65,7 @@ export const outletId = (name: string) => `atendo-area-${name}`;
 
 /** The area serving `pathname`, if any. */
 export function areaForPath(pathname: string, areas: AreaDef[] = AREAS): AreaDef | undefined {
-  return areas.find((a) => a.routes.some((r) => matchPath({ path: r, end: true, caseSensitive: false }, pathname)));
+  return areas.find((a) => areaPaths(a).some((r) => matchPath({ path: r, end: true, caseSensitive: false }, pathname)));
 }
 
 // ---------------------------------------------------------------- outlets and load failures

@@ -9,7 +9,7 @@ import { initI18n } from './i18n';
 
 /**
  * Start-up of the root config: i18n and theme, the React shell, the areas as single-spa applications
- * (module-federation remotes listed in areas.json), single-spa, then session restore from the stored token.
+ * (module-federation remotes with a microfrontends/<area>/area.json), single-spa, then session restore from the stored token.
  */
 initI18n();
 setThemeMode(getThemeMode());

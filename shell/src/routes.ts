@@ -17,36 +17,10 @@ export const HOME_AFTER_LOGIN = '/tickets';
 export const EXPIRED_ROUTE = '/financeiro-aberto';
 
 /**
- * Every private route of the product. A route served by an area (shell/areas.json) mounts that area;
- * the others show the "coming soon" page until their area exists. /financeiro-aberto is the shell's own.
+ * The shell's own private routes: the pages of the spec's route table (1-platform.md §2) whose area does
+ * not exist yet, shown as "coming soon" with their gates. The routes of an area are declared in its
+ * manifest (microfrontends/<area>/area.json); when an area takes one of these paths, its line here goes
+ * (a test refuses a path declared in both places). /financeiro-aberto is the shell's own page (App.tsx).
  */
-export const PRIVATE_ROUTES: RouteDef[] = [
-  { path: '/', titleKey: 'menu.dashboard', role: 'admin' },
-  { path: '/tickets/:ticketId?', titleKey: 'menu.tickets' },
-  { path: '/moments', titleKey: 'routes.moments' },
-  { path: '/quick-messages', titleKey: 'menu.quickMessages' },
-  { path: '/kanban', titleKey: 'menu.kanban', feature: 'useKanban' },
-  { path: '/tagsKanban', titleKey: 'routes.tagsKanban', feature: 'useKanban' },
-  { path: '/contacts', titleKey: 'menu.contacts' },
-  { path: '/schedules', titleKey: 'menu.schedules', feature: 'useSchedules' },
-  { path: '/tags', titleKey: 'menu.tags' },
-  { path: '/chats/:id?', titleKey: 'menu.chats', feature: 'useInternalChat' },
-  { path: '/helps', titleKey: 'menu.helps' },
-  { path: '/todolist', titleKey: 'routes.todolist' },
-  { path: '/campaigns', titleKey: 'menu.campaigns', feature: 'useCampaigns' },
-  { path: '/contact-lists', titleKey: 'routes.contactLists', feature: 'useCampaigns' },
-  { path: '/contact-lists/:contactListId/contacts', titleKey: 'routes.contactListItems', feature: 'useCampaigns' },
-  { path: '/campaign/:campaignId/report', titleKey: 'routes.campaignReport', feature: 'useCampaigns' },
-  { path: '/campaigns-config', titleKey: 'routes.campaignsConfig', feature: 'useCampaigns', role: 'admin' },
-  { path: '/announcements', titleKey: 'menu.announcements', role: 'super' },
-  { path: '/messages-api', titleKey: 'menu.messagesApi', feature: 'useExternalApi' },
-  { path: '/users', titleKey: 'menu.users', role: 'admin' },
-  { path: '/queues', titleKey: 'menu.queues', role: 'admin' },
-  { path: '/prompts', titleKey: 'menu.prompts', feature: 'useOpenAi' },
-  { path: '/queue-integration', titleKey: 'menu.queueIntegration', feature: 'useIntegration' },
-  { path: '/connections', titleKey: 'menu.connections', role: 'admin' },
-  { path: '/plantao', titleKey: 'routes.plantao' },
-  { path: '/files', titleKey: 'routes.files' },
-  { path: '/settings', titleKey: 'menu.settings', role: 'admin' },
-  { path: '/companies', titleKey: 'menu.companies', role: 'super' },
+export const COMING_SOON_ROUTES: RouteDef[] = [
 ];

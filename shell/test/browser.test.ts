@@ -94,10 +94,10 @@ describeBrowser('web UI in Chromium', () => {
     for (const key of ['dashboard', 'tickets', 'contacts', 'users', 'queues', 'connections', 'settings', 'companies', 'announcements']) expect(await menu(page, key).count()).toBe(1);
     expect(await page.getByText('Administração', { exact: true }).count()).toBe(1);
 
-    // An area that is not built yet: the "Em breve" page inside the layout.
+    // /contacts is the agent area's page (every page of the spec's menu has its area now).
     await menu(page, 'contacts').click();
     await page.waitForURL(`${base}/contacts`);
-    await expectText(page.getByTestId('coming-soon'), 'Em breve');
+    await expectText(page.getByTestId('contacts-page').getByRole('heading', { level: 1 }), 'Contatos');
 
     // The dashboard is a module-federation remote mounted by single-spa.
     await menu(page, 'dashboard').click();
@@ -118,7 +118,7 @@ describeBrowser('web UI in Chromium', () => {
     expect(page.url()).toBe(`${base}/`);
     await expectText(page.getByTestId('dashboard-greeting'), `Hello, ${name}!`);
     await menu(page, 'contacts').click();
-    await expectText(page.getByTestId('coming-soon'), 'Coming soon');
+    await expectText(page.getByTestId('contacts-page').getByRole('heading', { level: 1 }), 'Contacts');
 
     // Logout goes back to the sign-in page and forgets the token.
     await page.getByTestId('user-menu-button').click();
@@ -134,7 +134,7 @@ describeBrowser('web UI in Chromium', () => {
     await page.getByLabel('Password', { exact: true }).fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${base}/quick-messages`);
-    await expectText(page.getByTestId('coming-soon'), 'Coming soon');
+    await expectText(page.getByTestId('quick-messages-page').getByRole('heading', { level: 1 }), 'Quick replies');
     expect(s.errors).toEqual([]);
     expect(s.cspViolations).toEqual([]);
   });

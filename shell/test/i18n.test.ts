@@ -2,8 +2,9 @@ import { en } from '../src/i18n/locales/en';
 import { es } from '../src/i18n/locales/es';
 import { ptBR } from '../src/i18n/locales/pt-BR';
 import { tr } from '../src/i18n/locales/tr';
+import { AREAS } from '../src/areas';
 import { MENU } from '../src/menu';
-import { PRIVATE_ROUTES } from '../src/routes';
+import { COMING_SOON_ROUTES } from '../src/routes';
 
 type Tree = { [k: string]: string | Tree };
 function leaves(t: Tree, prefix = ''): Map<string, string> {
@@ -41,7 +42,7 @@ describe('translations', () => {
   });
 
   test('every menu entry and route title has a text', () => {
-    for (const s of MENU) for (const e of s.entries) expect(base.has(`menu.${e.key}`)).toBe(true);
-    for (const r of PRIVATE_ROUTES) expect(base.has(r.titleKey)).toBe(true);
+    for (const s of MENU) for (const e of s.entries) expect([e.key, base.has(e.labelKey)]).toEqual([e.key, true]);
+    for (const r of [...COMING_SOON_ROUTES, ...AREAS.flatMap((a) => a.routes)]) expect([r.path, base.has(r.titleKey)]).toEqual([r.path, true]);
   });
 });

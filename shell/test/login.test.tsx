@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { readToken, session } from '@atendo/web-api';
 import { PublicOnly, RequireAuth } from '../src/guards';
 import { afterLoginTarget, LoginPage } from '../src/pages/LoginPage';
-import { ExpiredPage } from '../src/pages/SimplePages';
+import { ExpiredPage } from '../src/pages/ExpiredPage';
 import { subscriptionStatus } from '../src/auth';
 import { answer, API, dayFromToday, mockFetch, renderShell, sessionUser } from './helpers';
 

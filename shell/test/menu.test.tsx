@@ -24,14 +24,14 @@ describe('visibleMenu', () => {
 
   test('attendants see no dashboard, no admin section and no super section', () => {
     const k = keys(attendant, ALL_ON);
-    expect(k).toEqual(['main:tickets', 'main:quickMessages', 'main:kanban', 'main:contacts', 'main:schedules', 'main:tags', 'main:chats', 'main:helps', 'main:campaigns', 'main:messagesApi', 'main:prompts', 'main:queueIntegration']);
+    expect(k).toEqual(['main:tickets', 'main:moments', 'main:quickMessages', 'main:kanban', 'main:contacts', 'main:schedules', 'main:tags', 'main:chats', 'main:helps', 'main:todolist', 'main:campaigns', 'main:contactLists', 'main:messagesApi', 'main:plantao', 'main:prompts', 'main:queueIntegration']);
     expect(visibleMenu({ profile: 'supervisor', super: false }, ALL_ON).map((s) => s.key)).toEqual(['main']);
   });
 
   test('admins (any case) see the dashboard and the admin section but not the super section', () => {
     const k = keys({ profile: 'Admin', super: false }, ALL_ON);
     expect(k).toContain('main:dashboard');
-    expect(k.filter((x) => x.startsWith('admin:'))).toEqual(['admin:users', 'admin:queues', 'admin:connections', 'admin:settings']);
+    expect(k.filter((x) => x.startsWith('admin:'))).toEqual(['admin:users', 'admin:queues', 'admin:connections', 'admin:settings', 'admin:files']);
     expect(k.some((x) => x.startsWith('super:'))).toBe(false);
     expect(keys(admin, ALL_ON)).toEqual(k);
   });
@@ -44,8 +44,8 @@ describe('visibleMenu', () => {
   test('each plan flag hides its entry; an unknown plan hides every gated entry', () => {
     expect(keys(admin, { ...ALL_ON, useKanban: false })).not.toContain('main:kanban');
     expect(keys(admin, { ...ALL_ON, useKanban: false })).toContain('main:contacts');
-    const gated = MENU.flatMap((s) => s.entries.filter((e) => e.feature).map((e) => [e.key, e.feature!] as const));
-    expect(gated.map(([k]) => k)).toEqual(['kanban', 'schedules', 'chats', 'campaigns', 'messagesApi', 'prompts', 'queueIntegration']);
+    const gated = MENU.flatMap((s) => s.entries.filter((e) => e.features.length).map((e) => [e.key, e.features[0]] as const));
+    expect(gated.map(([k]) => k)).toEqual(['kanban', 'schedules', 'chats', 'campaigns', 'contactLists', 'campaignsConfig', 'messagesApi', 'prompts', 'queueIntegration']);
     for (const [key, feature] of gated) {
       expect(keys(admin, { ...ALL_ON, [feature]: false })).not.toContain(`main:${key}`);
       expect(keys(admin, ALL_ON)).toContain(`main:${key}`);

@@ -55,7 +55,7 @@ describe('web server', () => {
 
   test('the CSP allows the API for fetch, websocket and images only', () => {
     expect(contentSecurityPolicy('http://localhost:8080')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http://localhost:8080; media-src 'self' data: blob: http://localhost:8080; connect-src 'self' http://localhost:8080 ws://localhost:8080; font-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'",
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http://localhost:8080 https://i.ytimg.com; media-src 'self' data: blob: http://localhost:8080; connect-src 'self' http://localhost:8080 ws://localhost:8080; font-src 'self' data:; frame-src https://www.youtube-nocookie.com; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'",
     );
     expect(contentSecurityPolicy('https://api.x.io')).toContain("connect-src 'self' https://api.x.io wss://api.x.io");
   });

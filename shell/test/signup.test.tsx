@@ -93,7 +93,7 @@ describe('SignupPage', () => {
   });
 
   test('a refused sign-up toasts "check the data provided" and stays', async () => {
-    mockFetch((c) => (c.url.endsWith('/plans/list') ? answer(200, PLANS) : answer(409, { error: 'ERR_DUPLICATED_EMAIL', message: 'This e-mail is already in use' })));
+    mockFetch((c) => (c.url.endsWith('/plans/list') ? answer(200, PLANS) : answer(409, { error: 'ERR_SIGNUP_REFUSED', message: 'The company could not be created with these data' })));
     renderShell(<App />, { route: '/signup' });
     await within(screen.getByLabelText('Plano')).findByText(/Pro/);
     await fill();

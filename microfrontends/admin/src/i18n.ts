@@ -4,181 +4,80 @@ import i18next from 'i18next';
 export const NAMESPACE = 'admin';
 
 /**
- * The admin area's texts (namespace `admin`), added to the shell's shared i18next instance, in the four
- * interface languages (pt-BR default).
+ * The admin area's own texts (namespace `admin`), added to the shell's shared i18next instance, in the four
+ * interface languages (pt-BR default). Each sub-page brings its texts in its folder (`pages/<page>/i18n.ts`,
+ * registered with `registerTexts` when the page's code loads).
  */
 export const resources = {
   'pt-BR': {
-    common: { close: 'Fechar', cancel: 'Cancelar', loading: 'Carregando…' },
-    announcements: {
-      title: 'Anúncios',
-      search: 'Pesquisar',
-      add: 'Adicionar',
-      count_one: '{{count}} anúncio',
-      count_many: '{{count}} anúncios',
-      count_other: '{{count}} anúncios',
-      columns: { priority: 'Prioridade', title: 'Título', status: 'Status', media: 'Anexo', actions: 'Ações' },
-      priority: { high: 'Alta', medium: 'Média', low: 'Baixa' },
-      status: { active: 'Ativo', inactive: 'Inativo' },
-      noMedia: 'Sem anexo',
-      empty: 'Nenhum anúncio encontrado.',
-      loadMore: 'Carregar mais',
-      edit: 'Editar {{title}}',
-      delete: 'Excluir {{title}}',
-      confirm: {
-        title: 'Excluir {{title}}?',
-        message: 'O anúncio e o seu anexo serão excluídos. Esta ação não pode ser desfeita.',
-        confirm: 'Excluir',
-      },
-      form: {
-        addTitle: 'Novo anúncio',
-        editTitle: 'Editar anúncio',
-        title: 'Título',
-        text: 'Texto',
-        priority: 'Prioridade',
-        status: 'Status',
-        attachment: 'Anexo',
-        attach: 'Anexar imagem',
-        removeAttachment: 'Remover anexo',
-        clearAttachment: 'Descartar arquivo escolhido',
-        attachmentHelp: 'Imagens .png, .jpg ou .jpeg',
-        required: 'Obrigatório',
-        badFile: 'Escolha um arquivo .png, .jpg ou .jpeg',
-        add: 'Adicionar',
-        save: 'Salvar',
-      },
-      toasts: { saved: 'Anúncio salvo com sucesso.', deleted: 'Anúncio excluído com sucesso.', mediaRemoved: 'Anexo removido.' },
+    schedules: {
+      weekday: 'Dia da semana',
+      startA: 'Início (1º turno)',
+      endA: 'Fim (1º turno)',
+      startB: 'Início (2º turno)',
+      endB: 'Fim (2º turno)',
+      days: { monday: 'Segunda-feira', tuesday: 'Terça-feira', wednesday: 'Quarta-feira', thursday: 'Quinta-feira', friday: 'Sexta-feira', saturday: 'Sábado', sunday: 'Domingo' },
+      errors: { bothTimes: 'Informe o início e o fim do turno.', order: 'O fim deve ser depois do início, e o 2º turno depois do 1º.', needsA: 'O 2º turno precisa do 1º.' },
+      saved: 'Horários atualizados com sucesso.',
+      invalid: 'Corrija os horários antes de salvar.',
     },
+    common: { close: 'Fechar', cancel: 'Cancelar', loading: 'Carregando…', retry: 'Tentar novamente', loadMore: 'Carregar mais', loadFailed: 'Não foi possível carregar a lista de registros', saved: 'Operação realizada com sucesso!', deleteFailed: 'Não foi possível realizar a operação', yes: 'Sim', no: 'Não' },
   },
   en: {
-    common: { close: 'Close', cancel: 'Cancel', loading: 'Loading…' },
-    announcements: {
-      title: 'Announcements',
-      search: 'Search',
-      add: 'Add',
-      count_one: '{{count}} announcement',
-      count_other: '{{count}} announcements',
-      columns: { priority: 'Priority', title: 'Title', status: 'Status', media: 'Attachment', actions: 'Actions' },
-      priority: { high: 'High', medium: 'Medium', low: 'Low' },
-      status: { active: 'Active', inactive: 'Inactive' },
-      noMedia: 'No attachment',
-      empty: 'No announcements found.',
-      loadMore: 'Load more',
-      edit: 'Edit {{title}}',
-      delete: 'Delete {{title}}',
-      confirm: {
-        title: 'Delete {{title}}?',
-        message: 'The announcement and its attachment will be deleted. This cannot be undone.',
-        confirm: 'Delete',
-      },
-      form: {
-        addTitle: 'New announcement',
-        editTitle: 'Edit announcement',
-        title: 'Title',
-        text: 'Text',
-        priority: 'Priority',
-        status: 'Status',
-        attachment: 'Attachment',
-        attach: 'Attach image',
-        removeAttachment: 'Remove attachment',
-        clearAttachment: 'Discard the chosen file',
-        attachmentHelp: '.png, .jpg or .jpeg images',
-        required: 'Required',
-        badFile: 'Choose a .png, .jpg or .jpeg file',
-        add: 'Add',
-        save: 'Save',
-      },
-      toasts: { saved: 'Announcement saved.', deleted: 'Announcement deleted.', mediaRemoved: 'Attachment removed.' },
+    schedules: {
+      weekday: 'Weekday',
+      startA: 'Start (1st shift)',
+      endA: 'End (1st shift)',
+      startB: 'Start (2nd shift)',
+      endB: 'End (2nd shift)',
+      days: { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' },
+      errors: { bothTimes: 'Give both the start and the end of the shift.', order: 'The end must come after the start, and the 2nd shift after the 1st.', needsA: 'The 2nd shift needs the 1st.' },
+      saved: 'Hours updated.',
+      invalid: 'Fix the hours before saving.',
     },
+    common: { close: 'Close', cancel: 'Cancel', loading: 'Loading…', retry: 'Try again', loadMore: 'Load more', loadFailed: 'The list could not be loaded', saved: 'Operation completed successfully!', deleteFailed: 'The operation could not be completed', yes: 'Yes', no: 'No' },
   },
   es: {
-    common: { close: 'Cerrar', cancel: 'Cancelar', loading: 'Cargando…' },
-    announcements: {
-      title: 'Anuncios',
-      search: 'Buscar',
-      add: 'Agregar',
-      count_one: '{{count}} anuncio',
-      count_many: '{{count}} anuncios',
-      count_other: '{{count}} anuncios',
-      columns: { priority: 'Prioridad', title: 'Título', status: 'Estado', media: 'Adjunto', actions: 'Acciones' },
-      priority: { high: 'Alta', medium: 'Media', low: 'Baja' },
-      status: { active: 'Activo', inactive: 'Inactivo' },
-      noMedia: 'Sin adjunto',
-      empty: 'No se encontraron anuncios.',
-      loadMore: 'Cargar más',
-      edit: 'Editar {{title}}',
-      delete: 'Eliminar {{title}}',
-      confirm: {
-        title: '¿Eliminar {{title}}?',
-        message: 'Se eliminarán el anuncio y su adjunto. Esta acción no se puede deshacer.',
-        confirm: 'Eliminar',
-      },
-      form: {
-        addTitle: 'Nuevo anuncio',
-        editTitle: 'Editar anuncio',
-        title: 'Título',
-        text: 'Texto',
-        priority: 'Prioridad',
-        status: 'Estado',
-        attachment: 'Adjunto',
-        attach: 'Adjuntar imagen',
-        removeAttachment: 'Quitar adjunto',
-        clearAttachment: 'Descartar el archivo elegido',
-        attachmentHelp: 'Imágenes .png, .jpg o .jpeg',
-        required: 'Obligatorio',
-        badFile: 'Elija un archivo .png, .jpg o .jpeg',
-        add: 'Agregar',
-        save: 'Guardar',
-      },
-      toasts: { saved: 'Anuncio guardado.', deleted: 'Anuncio eliminado.', mediaRemoved: 'Adjunto quitado.' },
+    schedules: {
+      weekday: 'Día de la semana',
+      startA: 'Inicio (1.er turno)',
+      endA: 'Fin (1.er turno)',
+      startB: 'Inicio (2.º turno)',
+      endB: 'Fin (2.º turno)',
+      days: { monday: 'Lunes', tuesday: 'Martes', wednesday: 'Miércoles', thursday: 'Jueves', friday: 'Viernes', saturday: 'Sábado', sunday: 'Domingo' },
+      errors: { bothTimes: 'Indique el inicio y el fin del turno.', order: 'El fin debe ser posterior al inicio, y el 2.º turno posterior al 1.º.', needsA: 'El 2.º turno necesita el 1.º.' },
+      saved: 'Horarios actualizados.',
+      invalid: 'Corrija los horarios antes de guardar.',
     },
+    common: { close: 'Cerrar', cancel: 'Cancelar', loading: 'Cargando…', retry: 'Reintentar', loadMore: 'Cargar más', loadFailed: 'No se pudo cargar la lista de registros', saved: '¡Operación realizada con éxito!', deleteFailed: 'No se pudo realizar la operación', yes: 'Sí', no: 'No' },
   },
   tr: {
-    common: { close: 'Kapat', cancel: 'İptal', loading: 'Yükleniyor…' },
-    announcements: {
-      title: 'Duyurular',
-      search: 'Ara',
-      add: 'Ekle',
-      count_one: '{{count}} duyuru',
-      count_other: '{{count}} duyuru',
-      columns: { priority: 'Öncelik', title: 'Başlık', status: 'Durum', media: 'Ek', actions: 'İşlemler' },
-      priority: { high: 'Yüksek', medium: 'Orta', low: 'Düşük' },
-      status: { active: 'Etkin', inactive: 'Devre dışı' },
-      noMedia: 'Ek yok',
-      empty: 'Duyuru bulunamadı.',
-      loadMore: 'Daha fazla yükle',
-      edit: '{{title}} düzenle',
-      delete: '{{title}} sil',
-      confirm: {
-        title: '{{title}} silinsin mi?',
-        message: 'Duyuru ve eki silinecek. Bu işlem geri alınamaz.',
-        confirm: 'Sil',
-      },
-      form: {
-        addTitle: 'Yeni duyuru',
-        editTitle: 'Duyuruyu düzenle',
-        title: 'Başlık',
-        text: 'Metin',
-        priority: 'Öncelik',
-        status: 'Durum',
-        attachment: 'Ek',
-        attach: 'Görsel ekle',
-        removeAttachment: 'Eki kaldır',
-        clearAttachment: 'Seçilen dosyayı bırak',
-        attachmentHelp: '.png, .jpg veya .jpeg görseller',
-        required: 'Zorunlu',
-        badFile: '.png, .jpg veya .jpeg dosyası seçin',
-        add: 'Ekle',
-        save: 'Kaydet',
-      },
-      toasts: { saved: 'Duyuru kaydedildi.', deleted: 'Duyuru silindi.', mediaRemoved: 'Ek kaldırıldı.' },
+    schedules: {
+      weekday: 'Gün',
+      startA: 'Başlangıç (1. vardiya)',
+      endA: 'Bitiş (1. vardiya)',
+      startB: 'Başlangıç (2. vardiya)',
+      endB: 'Bitiş (2. vardiya)',
+      days: { monday: 'Pazartesi', tuesday: 'Salı', wednesday: 'Çarşamba', thursday: 'Perşembe', friday: 'Cuma', saturday: 'Cumartesi', sunday: 'Pazar' },
+      errors: { bothTimes: 'Vardiyanın başlangıç ve bitişini girin.', order: 'Bitiş başlangıçtan sonra, 2. vardiya 1. vardiyadan sonra olmalı.', needsA: '2. vardiya için 1. vardiya gerekir.' },
+      saved: 'Saatler güncellendi.',
+      invalid: 'Kaydetmeden önce saatleri düzeltin.',
     },
+    common: { close: 'Kapat', cancel: 'İptal', loading: 'Yükleniyor…', retry: 'Tekrar dene', loadMore: 'Daha fazla yükle', loadFailed: 'Kayıt listesi yüklenemedi', saved: 'İşlem başarıyla tamamlandı!', deleteFailed: 'İşlem gerçekleştirilemedi', yes: 'Evet', no: 'Hayır' },
   },
 } as const;
 
-/** Adds the `admin` namespace to the shared i18next instance (idempotent; bundles are merged deeply). */
-export function registerTranslations(): void {
-  for (const [lng, bundle] of Object.entries(resources)) {
+/** Texts in the four languages, pt-BR first: `{ 'pt-BR': {...}, en, es, tr }`. */
+export type Texts = Record<'pt-BR' | 'en' | 'es' | 'tr', Record<string, unknown>>;
+
+/** Adds `texts` to the `admin` namespace of the shared i18next instance (idempotent; merged deeply). */
+export function registerTexts(texts: Texts): void {
+  for (const [lng, bundle] of Object.entries(texts)) {
     i18next.addResourceBundle(lng, NAMESPACE, bundle, true, false);
   }
+}
+
+/** Adds the area's own texts (called at the area's start). */
+export function registerTranslations(): void {
+  registerTexts(resources);
 }

@@ -1,19 +1,35 @@
+import { Suspense } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { queryClient } from '@atendo/web-api';
-import { AtendoThemeProvider } from '@atendo/web-ui';
-import { AnnouncementsPage } from './announcements/AnnouncementsPage';
-import { matchAdminRoute, usePathname } from './lib/router';
+import { AtendoThemeProvider, Loading } from '@atendo/web-ui';
+import { usePathname } from '@atendo/web-kit';
+import { ADMIN_PAGES } from './pages';
+import { matchAdminPage } from './pages/registry';
+
+function PageLoading() {
+  const { t } = useTranslation('admin');
+  return <Loading label={t('common.loading')} />;
+}
 
 /**
- * The admin area's root: the shared query cache and theme, and the page of the current URL
- * (src/lib/router.ts): /announcements; nothing on other paths. The shell only mounts the area for super
- * users (its route gate, role "super" in shell/areas.json); the API refuses everyone else anyway.
+ * The admin area's root: the shared query cache and theme, and the sub-page of the current URL (the
+ * registry, src/pages/), its code loaded on first visit; nothing on other paths. The shell mounts the area
+ * only after its route gate let the user in (role and plan feature from area.json); the API refuses the
+ * others anyway.
  */
 export function Root() {
-  const route = matchAdminRoute(usePathname());
+  const match = matchAdminPage(ADMIN_PAGES, usePathname());
+  const Page = match?.page.component;
   return (
     <QueryClientProvider client={queryClient}>
-      <AtendoThemeProvider>{route === 'announcements' ? <AnnouncementsPage /> : null}</AtendoThemeProvider>
+      <AtendoThemeProvider>
+        {Page ? (
+          <Suspense fallback={<PageLoading />}>
+            <Page key={match.page.path} params={match.params} />
+          </Suspense>
+        ) : null}
+      </AtendoThemeProvider>
     </QueryClientProvider>
   );
 }

@@ -3,8 +3,8 @@ import '../../../shell/test/jsdom-polyfills';
 import { createFakeSocket } from '../../../shell/test/fake-socket';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { session } from '@atendo/web-api';
-import { AnnouncementsPage } from '../src/announcements/AnnouncementsPage';
-import type { Announcement } from '../src/announcements/api';
+import { AnnouncementsPage } from '../src/pages/announcements/AnnouncementsPage';
+import type { Announcement } from '../src/pages/announcements/api';
 import { announcement, answer, API, mockFetch, renderAdmin, signInSuper, type FetchCall } from './helpers';
 
 const mockSocket = createFakeSocket();

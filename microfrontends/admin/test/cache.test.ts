@@ -1,6 +1,6 @@
 import type { InfiniteData } from '@tanstack/react-query';
-import { applyEvent, matchesSearch, mergePages } from '../src/announcements/cache';
-import type { Announcement, AnnouncementsPage } from '../src/announcements/api';
+import { applyEvent, matchesSearch, mergePages } from '../src/pages/announcements/cache';
+import type { Announcement, AnnouncementsPage } from '../src/pages/announcements/api';
 
 const rec = (id: number, title = `A${id}`): Announcement => ({ id, priority: 3, title, text: 't', mediaPath: null, mediaName: null, companyId: 1, status: true, createdAt: '', updatedAt: '' });
 const data = (...pages: Announcement[][]): InfiniteData<AnnouncementsPage> => ({

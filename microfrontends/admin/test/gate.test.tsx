@@ -38,10 +38,10 @@ describe('the admin area in the shell', () => {
     act(() => session.signOut());
   });
 
-  test('shell/areas.json registers it for /announcements, super users only, and the super menu entry points there', () => {
-    expect(AREAS.find((a) => a.name === 'admin')).toEqual({ name: 'admin', package: 'microfrontends/admin', routes: ['/announcements'], role: 'super', feature: null });
+  test('its manifest registers it for /announcements, super users only, and the super menu entry points there', () => {
+    expect(AREAS.find((a) => a.name === 'admin')?.routes.find((r) => r.path === '/announcements')).toEqual({ path: '/announcements', titleKey: 'menu.announcements', role: 'super', plugin: 'announcements' });
     const admin = routeTable().areas.find((a) => a.area.name === 'admin');
-    expect(admin?.pages).toEqual([{ path: '/announcements', role: 'super', features: [], titleKey: 'menu.announcements' }]);
+    expect(admin?.pages.find((p) => p.path === '/announcements')).toEqual({ path: '/announcements', role: 'super', features: [], titleKey: 'menu.announcements' });
     expect(routeTable().comingSoon.map((p) => p.path)).not.toContain('/announcements');
     const entry = (user: { profile: string; super: boolean }) =>
       visibleMenu(user, null).flatMap((s) => s.entries.filter((e) => e.to === '/announcements').map((e) => `${s.key}:${e.key}`));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { resources } from '../src/i18n';
-import { bundleKeys, bundleLeaves } from '../../kit/test/i18n-keys';
+import { allTexts } from './helpers';
+import { bundleKeys, bundleLeaves } from '../../../web/kit/test/i18n-keys';
 
 function leaves(bundle: object, prefix = ''): [string, string][] {
   return Object.entries(bundle).flatMap(([k, v]) => (v && typeof v === 'object' ? leaves(v, prefix ? `${prefix}.${k}` : k) : [[prefix ? `${prefix}.${k}` : k, String(v)] as [string, string]]));
@@ -16,6 +16,7 @@ function sources(dir: string): string[] {
 }
 
 describe('admin area translations', () => {
+  const resources = allTexts();
   const langs = Object.keys(resources) as (keyof typeof resources)[];
 
   test('four languages, pt-BR first', () => {
@@ -43,7 +44,7 @@ describe('admin area translations', () => {
   });
 
   test('the spec\'s required-field text is "Obrigatório"', () => {
-    expect(resources['pt-BR'].announcements.form.required).toBe('Obrigatório');
+    expect((resources['pt-BR'].announcements as { form: { required: string } }).form.required).toBe('Obrigatório');
   });
 
   test('every key the sources use exists', () => {

@@ -2,7 +2,9 @@
 import '../../../shell/test/jsdom-polyfills';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { queryClient, session, writeToken } from '@atendo/web-api';
-import { matchAdminRoute } from '../src/lib/router';
+import { matchRoutePath } from '@atendo/web-kit';
+import { ADMIN_PAGES } from '../src/pages';
+import { matchAdminPage } from '../src/pages/registry';
 import { Root } from '../src/root';
 import { answer, mockFetch, renderAdmin } from './helpers';
 import { sessionUser } from '../../../shell/test/helpers';
@@ -10,12 +12,23 @@ import { sessionUser } from '../../../shell/test/helpers';
 jest.mock('socket.io-client', () => ({ io: jest.fn(() => ({ on() {}, off() {}, connect() {}, disconnect() {}, removeAllListeners() {} })) }));
 
 describe('admin area routing', () => {
-  test('matchAdminRoute: /announcements (any case, optional trailing slash) and nothing else', () => {
-    expect(matchAdminRoute('/announcements')).toBe('announcements');
-    expect(matchAdminRoute('/Announcements/')).toBe('announcements');
-    expect(matchAdminRoute('/announcements/1')).toBeNull();
-    expect(matchAdminRoute('/companies')).toBeNull();
-    expect(matchAdminRoute('/')).toBeNull();
+  test('matchRoutePath: exact, case-insensitive, optional trailing slash and segments, decoded params', () => {
+    expect(matchRoutePath('/announcements', '/announcements')).toEqual({});
+    expect(matchRoutePath('/announcements', '/Announcements/')).toEqual({});
+    expect(matchRoutePath('/announcements', '/announcements/1')).toBeNull();
+    expect(matchRoutePath('/announcements', '/')).toBeNull();
+    expect(matchRoutePath('/chats/:id?', '/chats')).toEqual({});
+    expect(matchRoutePath('/chats/:id?', '/chats/a%20b')).toEqual({ id: 'a b' });
+    expect(matchRoutePath('/contact-lists/:id/contacts', '/contact-lists/7/contacts')).toEqual({ id: '7' });
+    expect(matchRoutePath('/contact-lists/:id/contacts', '/contact-lists/7')).toBeNull();
+    expect(matchRoutePath('/', '/')).toEqual({});
+  });
+
+  test('matchAdminPage finds the registered page of a path, and nothing elsewhere', () => {
+    expect(matchAdminPage(ADMIN_PAGES, '/announcements')?.page.path).toBe('/announcements');
+    expect(matchAdminPage(ADMIN_PAGES, '/Announcements/')?.page.path).toBe('/announcements');
+    expect(matchAdminPage(ADMIN_PAGES, '/announcements/1')).toBeNull();
+    expect(matchAdminPage(ADMIN_PAGES, '/tickets')).toBeNull();
   });
 
   test('Root shows the announcements page on /announcements and nothing once the URL leaves it', async () => {

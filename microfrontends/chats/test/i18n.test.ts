@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resources } from '../src/i18n';
-import { bundleKeys, bundleLeaves } from '../../kit/test/i18n-keys';
+import { bundleKeys, bundleLeaves } from '../../../web/kit/test/i18n-keys';
 
 describe('chat area translations', () => {
   const langs = Object.keys(resources) as (keyof typeof resources)[];

@@ -1,4 +1,5 @@
 import i18next from 'i18next';
+import { extraResources } from './i18n-extra';
 
 /**
  * The inbox area's texts (namespace `inbox`), added to the shell's shared i18next instance, in the four
@@ -89,6 +90,7 @@ export const resources = {
       message: 'Já existe um ticket aberto para este contato com o usuário {{user}} na fila {{queue}}.',
       noUser: 'nenhum usuário',
     },
+    ...extraResources['pt-BR'],
   },
   en: {
     title: 'Tickets',
@@ -169,6 +171,7 @@ export const resources = {
       message: 'There is already an open ticket for this contact with user {{user}} in queue {{queue}}.',
       noUser: 'no user',
     },
+    ...extraResources['en'],
   },
   es: {
     title: 'Atenciones',
@@ -253,6 +256,7 @@ export const resources = {
       message: 'Ya existe un ticket abierto para este contacto con el usuario {{user}} en la cola {{queue}}.',
       noUser: 'ningún usuario',
     },
+    ...extraResources['es'],
   },
   tr: {
     title: 'Görüşmeler',
@@ -333,6 +337,7 @@ export const resources = {
       message: 'Bu kişi için {{queue}} kuyruğunda {{user}} kullanıcısıyla açık bir talep zaten var.',
       noUser: 'hiçbir kullanıcı',
     },
+    ...extraResources['tr'],
   },
 } as const;
 

@@ -4,68 +4,13 @@
  * passes through.
  */
 
-export type TicketStatus = 'pending' | 'open' | 'group' | 'closed' | 'nps' | 'lgpd';
+import type { Presence, QueueRef, TagRef, Ticket, TicketChannel, TicketContact, TicketStatus, UserRef } from '@atendo/sdk/wire';
+
+/** The ticket, contact and presence shapes and the visibility rule are the API's own (`@atendo/sdk/wire`). */
+export type { Presence, QueueRef, TagRef, Ticket, TicketContact, TicketStatus, UserRef };
 
 /** Channels a ticket can come from (spec 2-tickets.md §3 "Ticket"). */
-export type Channel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
-
-export interface TagRef {
-  id: number;
-  name: string;
-  color: string;
-}
-
-export interface QueueRef {
-  id: number;
-  name: string;
-  color: string;
-}
-
-export interface UserRef {
-  id: number;
-  name: string;
-}
-
-/** A contact as ticket rows carry it. */
-export interface TicketContact {
-  id: number;
-  name: string;
-  number: string;
-  email?: string | null;
-  isGroup?: boolean;
-  channel?: string;
-  /** The picture to show (stored file or the provider's URL). */
-  urlPicture?: string | null;
-  profilePicUrl?: string | null;
-  tags?: TagRef[];
-  [key: string]: unknown;
-}
-
-/** A ticket as the lists and socket events carry it (TicketL). */
-export interface Ticket {
-  id: number;
-  uuid: string;
-  status: TicketStatus | string;
-  companyId: number;
-  contactId: number;
-  whatsappId: number | null;
-  queueId: number | null;
-  userId: number | null;
-  unreadMessages: number;
-  lastMessage: string | null;
-  isGroup: boolean;
-  channel: Channel | string;
-  /** Customer rating 1..5 (closed tickets), or null. */
-  userRating?: number | null;
-  /** ISO date-time. */
-  updatedAt: string;
-  contact: TicketContact | null;
-  queue: QueueRef | null;
-  user: UserRef | null;
-  tags: TagRef[];
-  whatsapp: { id: number; name: string; channel?: string; groupAsTicket?: string } | null;
-  [key: string]: unknown;
-}
+export type Channel = TicketChannel;
 
 /** Per-tab badge counts of GET /tickets. */
 export interface TabCounts {
@@ -119,9 +64,6 @@ export interface ContactListItem {
   channel?: string;
   isGroup?: boolean;
 }
-
-/** Presence values of `company-{cid}-presence`. */
-export type Presence = 'composing' | 'recording' | 'available' | 'unavailable' | 'paused';
 
 /** Payloads of the socket events the manager follows (wire-shapes §5). */
 export type TicketEvent =

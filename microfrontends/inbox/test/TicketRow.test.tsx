@@ -76,7 +76,7 @@ describe('TicketRow (spec 2-tickets.md §2 "Ticket card / row")', () => {
   });
 
   test('the connection name tag', () => {
-    renderRow(ticket({ whatsapp: { id: 5, name: 'Loja Centro' } }));
+    renderRow(ticket({ whatsapp: { id: 5, name: 'Loja Centro', channel: 'whatsapp', groupAsTicket: 'disabled' } }));
     expect(screen.getByTestId('connection-tag').textContent).toBe('Loja Centro');
   });
 

@@ -134,12 +134,48 @@ describe('row actions', () => {
     api({ open: [t], put: () => answer(403, { error: 'ERR_NO_PERMISSION', message: 'x' }) });
     renderManager(ATTENDANT);
     const row = (await screen.findByText('Fechar')).closest('[data-testid="ticket-row"]') as HTMLElement;
+    fireEvent.click(within(row).getByTestId('ticket-close'));
     await act(async () => {
-      fireEvent.click(within(row).getByTestId('ticket-close'));
+      fireEvent.click(await screen.findByTestId('resolve-normal'));
     });
     // The API client retries a 403 once after a refresh; both fail here, and the code's translation shows.
     await screen.findByText('Você não tem permissão para acessar este recurso.', undefined, { timeout: 3000 });
     expect(screen.getByText('Fechar')).toBeTruthy();
+  });
+
+  test("the row's Resolver is the header's close: two choices; under requiredTag the contact's tag selector opens, then it closes", async () => {
+    const t = ticket({ id: 27, status: 'open', contactId: 61, contact: { id: 61, name: 'Sem Etiqueta', number: '55' } });
+    let tagged = false;
+    const calls = mockFetch((call) => {
+      const url = new URL(call.url);
+      if (url.pathname === '/tickets' && call.method === 'GET') return answer(200, { tickets: [t], count: 1, hasMore: false, counts: { open: 1, pending: 0, group: 0 } });
+      if (url.pathname === '/tickets/27' && call.method === 'PUT') return tagged ? answer(200, { ...t, status: 'closed' }) : answer(400, { error: 'ERR_REQUIRED_TAG', message: 'x' });
+      if (url.pathname === '/tags/list') return answer(200, [{ id: 4, name: 'VIP', color: '#f00', kanban: 0 }, { id: 5, name: 'Lane', color: '#0f0', kanban: 1 }]);
+      if (url.pathname === '/contactTags/61') return answer(200, { tags: tagged ? [{ id: 4, name: 'VIP', color: '#f00' }] : [] });
+      if (url.pathname === '/tags/sync') {
+        tagged = true;
+        return answer(200, { id: 61, tags: [{ id: 4, name: 'VIP', color: '#f00' }] });
+      }
+      return answer(404, { error: 'ERR_NOT_FOUND' });
+    });
+    renderManager(ATTENDANT);
+    const row = (await screen.findByText('Sem Etiqueta')).closest('[data-testid="ticket-row"]') as HTMLElement;
+    fireEvent.click(within(row).getByTestId('ticket-close'));
+    fireEvent.click(await screen.findByTestId('resolve-without-farewell'));
+    expect((await screen.findByTestId('required-tag-message')).textContent).toBe('Adicione uma tag ao contato antes de finalizar o ticket.');
+    expect(screen.getByTestId('required-tag-close')).toHaveProperty('disabled', true);
+    // Plain tags only (kanban lanes are ticket tags).
+    const options = await screen.findAllByTestId('tag-option');
+    expect(options.map((o) => o.textContent)).toEqual(['VIP']);
+    fireEvent.click(options[0]);
+    await waitFor(() => expect(screen.getByTestId('required-tag-close')).toHaveProperty('disabled', false));
+    expect(calls.find((c) => c.url.endsWith('/tags/sync'))!.body).toEqual({ contactId: 61, tags: [{ id: 4 }] });
+    fireEvent.click(screen.getByTestId('required-tag-close'));
+    await screen.findByText('Ticket encerrado com sucesso.');
+    expect(puts(calls)).toEqual([
+      ['/tickets/27', { status: 'closed', sendFarewellMessage: false }],
+      ['/tickets/27', { status: 'closed', sendFarewellMessage: false }],
+    ]);
   });
 
   test('transfer: department required, users of the department only, PUT {queueId, userId, status}', async () => {
@@ -225,7 +261,7 @@ describe('new ticket', () => {
     expect(contactCalls(calls)).toEqual(['mar']);
     expect(within(dialog).getByTestId('new-ticket-contact').textContent).toContain('Marta Souza');
     // Only connected connections are offered.
-    expect(within(within(dialog).getByTestId('new-ticket-connection')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Conexão padrão', 'Loja Centro']);
+    expect(within(within(dialog).getByTestId('new-ticket-connection')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Conexão padrão', 'Loja Centro (WhatsApp)']);
     fireEvent.click(within(dialog).getByTestId('new-ticket-submit'));
     expect(within(dialog).getByRole('alert').textContent).toBe('Selecione uma fila');
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
@@ -236,6 +272,42 @@ describe('new ticket', () => {
     });
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/tickets/${created.uuid}`));
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ contactId: 300, queueId: 10, whatsappId: 5, userId: 7, status: 'open' }]);
+  });
+
+  test('a new number: normalised with the phone library, the contact created (name optional) on the chosen connection\'s channel, then the ticket opens', async () => {
+    const created = ticket({ id: 402, status: 'open', contact: { id: 310, name: '+55 11 98765 4321', number: '5511987654321' } });
+    const calls = mockFetch((call) => {
+      const url = new URL(call.url);
+      if (url.pathname === '/tickets' && call.method === 'GET') return answer(200, { tickets: [], count: 0, hasMore: false, counts: { open: 0, pending: 0, group: 0 } });
+      if (url.pathname === '/contacts' && call.method === 'POST') return answer(200, { id: 310, ...(call.body as object) });
+      if (url.pathname === '/tickets' && call.method === 'POST') return answer(200, created);
+      if (url.pathname === '/whatsapp') return answer(200, [{ id: 5, name: 'Loja Centro', channel: 'whatsapp', status: 'CONNECTED' }, { id: 6, name: 'Página', channel: 'facebook', status: 'CONNECTED' }, { id: 7, name: 'Cloud', channel: 'whatsappapi', status: 'CONNECTED' }]);
+      return answer(404, { error: 'ERR_NOT_FOUND' });
+    });
+    renderManager(ATTENDANT);
+    const dialog = await openNew();
+    fireEvent.click(within(dialog).getByTestId('new-ticket-mode-new'));
+    const input = await within(dialog).findByTestId('new-number');
+    fireEvent.change(input, { target: { value: '12ab' } });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('new-ticket-submit'));
+    });
+    expect(within(dialog).getAllByText('Número inválido').length).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    fireEvent.change(input, { target: { value: '(11) 98765-4321' } });
+    expect(await within(dialog).findByText('+55 11 98765 4321')).toBeTruthy();
+    // Numbers go on WhatsApp connections only.
+    expect(within(within(dialog).getByTestId('new-ticket-connection')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Conexão padrão', 'Loja Centro (WhatsApp)', 'Cloud (WhatsApp API)']);
+    fireEvent.change(within(dialog).getByTestId('new-ticket-queue'), { target: { value: '10' } });
+    fireEvent.change(within(dialog).getByTestId('new-ticket-connection'), { target: { value: '7' } });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('new-ticket-submit'));
+    });
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/tickets/${created.uuid}`));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [new URL(c.url).pathname, c.body])).toEqual([
+      ['/contacts', { name: '+55 11 98765 4321', number: '5511987654321', channel: 'whatsappapi' }],
+      ['/tickets', { contactId: 310, queueId: 10, whatsappId: 7, userId: 7, status: 'open' }],
+    ]);
   });
 
   test('admins may open a ticket without a department', async () => {
@@ -251,7 +323,9 @@ describe('new ticket', () => {
   });
 
   test('409 ERR_OTHER_OPEN_TICKET of another user: the info dialog names the user and the department', async () => {
-    api({ post: () => answer(409, { error: 'ERR_OTHER_OPEN_TICKET', message: 'x', ticketId: 5, uuid: 'u-5', userId: 8, user: { id: 8, name: 'Bruno' }, queue: { id: 20, name: 'Financeiro', color: '#000' } }) });
+    // As the API answers it: the ticket as a JSON string in `error` (for the product family's client), the code in `code`.
+    const facts = { ticketId: 5, uuid: 'u-5', userId: 8, user: { id: 8, name: 'Bruno' }, queue: { id: 20, name: 'Financeiro', color: '#000' } };
+    api({ post: () => answer(409, { error: JSON.stringify({ code: 'ERR_OTHER_OPEN_TICKET', id: 5, ...facts }), code: 'ERR_OTHER_OPEN_TICKET', message: 'x', ...facts }) });
     renderManager(ADMIN);
     const dialog = await openNew();
     fireEvent.change(within(dialog).getByTestId('new-ticket-search'), { target: { value: 'mart' } });

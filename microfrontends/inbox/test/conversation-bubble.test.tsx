@@ -223,3 +223,53 @@ describe('MessageBubble: menu', () => {
     expect(onToggleSelect).toHaveBeenCalledWith(m);
   });
 });
+
+describe('MessageBubble: reactions of ours, unsupported kinds, erased messages (issue 20 items 6, 8, 9)', () => {
+  test('the menu offers the channel\'s reactions; choosing one reacts, choosing ours again removes it', () => {
+    const onReact = jest.fn();
+    const m = message({ id: 41, fromMe: false, wid: 'WID41', reactions: [{ emoji: '👍', fromMe: true }] });
+    renderBubble(m, { onReact, reactionChoices: ['👍', '❤️'] });
+    fireEvent.click(screen.getByTestId('message-menu'));
+    const choices = within(screen.getByTestId('reaction-choices')).getAllByTestId('reaction-choice');
+    expect(choices.map((c) => c.textContent)).toEqual(['👍', '❤️']);
+    expect(choices[0].getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(choices[1]);
+    expect(onReact).toHaveBeenLastCalledWith(m, '❤️');
+    fireEvent.click(screen.getByTestId('message-menu'));
+    fireEvent.click(within(screen.getByTestId('reaction-choices')).getAllByTestId('reaction-choice')[0]);
+    expect(onReact).toHaveBeenLastCalledWith(m, '');
+  });
+
+  test('no reactions for channels without them, private notes or messages the channel does not know', () => {
+    renderBubble(message({ fromMe: false, wid: 'W1' }), { onReact: jest.fn(), reactionChoices: [] });
+    fireEvent.click(screen.getByTestId('message-menu'));
+    expect(screen.queryByTestId('reaction-choices')).toBeNull();
+    cleanup();
+    renderBubble(message({ fromMe: true, userId: 7, isPrivate: true, wid: 'PVT1' }), { onReact: jest.fn(), reactionChoices: ['👍'] });
+    fireEvent.click(screen.getByTestId('message-menu'));
+    expect(screen.queryByTestId('reaction-choices')).toBeNull();
+  });
+
+  test('an unsupported inbound type shows a labelled placeholder, not an empty bubble', () => {
+    renderBubble(message({ fromMe: false, body: '', mediaType: 'edit' }));
+    expect(screen.getByTestId('unsupported-message').textContent).toBe('Tipo de mensagem não suportado: edit');
+  });
+
+  test('a message the customer deleted: readable (struck through) unless the company erases it (empty body)', () => {
+    renderBubble(message({ fromMe: false, body: 'meu CPF', isDeleted: true }));
+    expect(screen.getByText('meu CPF')).toBeTruthy();
+    expect(screen.queryByTestId('erased-message')).toBeNull();
+    cleanup();
+    renderBubble(message({ fromMe: false, body: '', isDeleted: true }));
+    expect(screen.getByTestId('erased-message').textContent).toBe('Mensagem apagada pelo contato');
+  });
+
+  test('WhatsApp formatting is rendered in bubbles: a signed reply shows the name in bold without asterisks', () => {
+    renderBubble(message({ fromMe: true, userId: 7, body: '*Ana:*\nBom _dia_ ~ontem~' }));
+    const bubble = screen.getByTestId('bubble');
+    expect(bubble.querySelector('strong')?.textContent).toBe('Ana:');
+    expect(bubble.querySelector('em')?.textContent).toBe('dia');
+    expect(bubble.querySelector('del')?.textContent).toBe('ontem');
+    expect(bubble.textContent).not.toContain('*');
+  });
+});

@@ -45,6 +45,19 @@ afterEach(() => {
 });
 
 describe('ConversationHeader', () => {
+
+  test("the schedule action (plan useSchedules) opens /schedules' dialog for the ticket's contact", async () => {
+    calls = mockFetch((c) => (c.url === `${API}/companies/listPlan/3` ? answer(200, { id: 3, name: 'Loja', plan: { useSchedules: true } }) : answer(404)));
+    renderHeader(ticket({ contactId: 21 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Agendar mensagem' }));
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/schedules?contactId=21');
+    cleanup();
+    calls = mockFetch((c) => (c.url === `${API}/companies/listPlan/3` ? answer(200, { id: 3, name: 'Loja', plan: { useSchedules: false } }) : answer(404)));
+    renderHeader(ticket());
+    await waitFor(() => expect(calls.some((c) => c.url === `${API}/companies/listPlan/3`)).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('action-schedule')).toBeNull();
+  });
   test('shows the contact as served, status, queue tag and assigned user', () => {
     calls = mockFetch(() => answer(404));
     renderHeader(ticket());
@@ -129,24 +142,35 @@ describe('ConversationHeader', () => {
     expect(puts()[0].body).toEqual({ queueId: 4, userId: null, status: 'pending' });
   });
 
-  test('resolve: without farewell sends sendFarewellMessage false; a required tag shows the warning', async () => {
+  test('resolve: the two choices (without farewell sends sendFarewellMessage false); a required tag opens the tag selector, then it closes', async () => {
     let refuse = true;
     calls = mockFetch((c) => {
+      if (c.url === `${API}/tags/list`) return answer(200, [{ id: 4, name: 'VIP', color: '#f00', kanban: 0 }]);
+      if (c.url === `${API}/contactTags/21`) return answer(200, { tags: refuse ? [] : [{ id: 4, name: 'VIP', color: '#f00' }] });
+      if (c.url === `${API}/tags/sync`) {
+        refuse = false;
+        return answer(200, { id: 21, tags: [{ id: 4, name: 'VIP', color: '#f00' }] });
+      }
       if (c.method !== 'PUT') return answer(404);
       if (refuse) return answer(400, { error: 'ERR_REQUIRED_TAG', message: 'Add a tag' });
       return answer(200, ticket({ status: 'closed' }));
     });
-    const props = renderHeader(ticket());
+    const props = renderHeader(ticket({ contactId: 21 }));
     fireEvent.click(screen.getByTestId('action-resolve'));
     fireEvent.click(await screen.findByTestId('resolve-normal'));
-    await screen.findByText('Adicione uma tag ao contato antes de finalizar o ticket.');
+    expect((await screen.findByTestId('required-tag-message')).textContent).toBe('Adicione uma tag ao contato antes de finalizar o ticket.');
     expect(puts()[0].body).toEqual({ status: 'closed' });
     expect(props.onLeave).not.toHaveBeenCalled();
-    refuse = false;
-    fireEvent.click(screen.getByTestId('resolve-without-farewell'));
+    fireEvent.click(await screen.findByTestId('tag-option'));
+    await waitFor(() => expect(screen.getByTestId('required-tag-close')).toHaveProperty('disabled', false));
+    fireEvent.click(screen.getByTestId('required-tag-close'));
     await waitFor(() => expect(props.onLeave).toHaveBeenCalled());
-    expect(puts()[1].body).toEqual({ status: 'closed', sendFarewellMessage: false });
+    expect(puts()[1].body).toEqual({ status: 'closed' });
     await screen.findByText('Ticket encerrado com sucesso.');
+    fireEvent.click(screen.getByTestId('action-resolve'));
+    fireEvent.click(await screen.findByTestId('resolve-without-farewell'));
+    await waitFor(() => expect(puts()).toHaveLength(3));
+    expect(puts()[2].body).toEqual({ status: 'closed', sendFarewellMessage: false });
   });
 
   test('reopen answered by another user’s ticket names that user and queue', async () => {
@@ -279,7 +303,49 @@ describe('ContactDrawer', () => {
     fireEvent.change(within(form).getByLabelText('E-mail'), { target: { value: 'maria@souza.com' } });
     fireEvent.submit(form);
     await screen.findByText('Contato salvo com sucesso.');
-    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ name: 'Maria Souza', email: 'maria@souza.com' });
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ name: 'Maria Souza', email: 'maria@souza.com', extraInfo: [{ name: 'CPF', value: '123' }] });
     expect(onContactChange).toHaveBeenCalledWith(expect.objectContaining({ name: 'Maria Souza' }));
+  });
+
+  test('edit: the number (8..50, the masked number kept as shown) and the extra info fields; accept-audio toggle; contact tags', async () => {
+    calls = mockFetch((c) => {
+      if (c.url === `${API}/contacts/21` && c.method === 'GET') return answer(200, { ...contactAnswer, acceptAudioMessage: true });
+      if (c.url === `${API}/contacts/21` && c.method === 'PUT') return answer(200, { ...contactAnswer, ...(c.body as object) });
+      if (c.url === `${API}/contacts/toggleAcceptAudio/21`) return answer(200, { ...contactAnswer, acceptAudioMessage: false });
+      if (c.url === `${API}/tags/list`) return answer(200, [{ id: 4, name: 'VIP', color: '#f00', kanban: 0 }]);
+      if (c.url === `${API}/contactTags/21`) return answer(200, { tags: [] });
+      if (c.url === `${API}/tags/sync`) return answer(200, { id: 21, tags: [{ id: 4, name: 'VIP', color: '#f00' }] });
+      if (c.url.startsWith(`${API}/ticket-notes/list`)) return answer(200, []);
+      return answer(404);
+    });
+    const onContactChange = jest.fn();
+    renderWithProviders(<ContactDrawer ticket={ticket()} onClose={jest.fn()} onContactChange={onContactChange} />);
+    // Accept-audio toggle.
+    const audio = await screen.findByTestId('contact-accept-audio');
+    await waitFor(() => expect((audio as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(audio);
+    await waitFor(() => expect(calls.some((c) => c.url.endsWith('/contacts/toggleAcceptAudio/21') && c.method === 'PUT')).toBe(true));
+    // Contact tags.
+    fireEvent.click(await within(screen.getByTestId('contact-tags')).findByTestId('tag-option'));
+    await waitFor(() => expect(calls.find((c) => c.url.endsWith('/tags/sync'))?.body).toEqual({ contactId: 21, tags: [{ id: 4 }] }));
+    await waitFor(() => expect(onContactChange).toHaveBeenCalledWith(expect.objectContaining({ tags: [expect.objectContaining({ id: 4 })] })));
+    // Number and extra info.
+    fireEvent.click(screen.getByTestId('contact-edit'));
+    const form = screen.getByTestId('contact-edit-form');
+    fireEvent.change(within(form).getByTestId('contact-edit-number'), { target: { value: '123' } });
+    fireEvent.click(within(form).getByTestId('extra-add'));
+    fireEvent.submit(form);
+    expect(await within(form).findByText('O número precisa ter de 8 a 50 dígitos')).toBeTruthy();
+    expect(within(form).getByText('Preencha o nome e o valor do campo')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PUT' && c.url.endsWith('/contacts/21'))).toHaveLength(0);
+    fireEvent.change(within(form).getByTestId('contact-edit-number'), { target: { value: '5511987654321' } });
+    const names = within(form).getAllByTestId('extra-name');
+    const values = within(form).getAllByTestId('extra-value');
+    fireEvent.change(names[1], { target: { value: 'Plano' } });
+    fireEvent.change(values[1], { target: { value: 'Ouro' } });
+    fireEvent.click(within(form).getAllByTestId('extra-remove')[0]);
+    fireEvent.submit(form);
+    await screen.findByText('Contato salvo com sucesso.');
+    expect(calls.find((c) => c.method === 'PUT' && c.url.endsWith('/contacts/21'))!.body).toEqual({ name: 'Maria Cliente', email: 'maria@example.com', number: '5511987654321', extraInfo: [{ name: 'Plano', value: 'Ouro' }] });
   });
 });

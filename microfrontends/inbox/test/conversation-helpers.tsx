@@ -11,6 +11,7 @@ import { initReactI18next } from 'react-i18next';
 import { ToastContainer } from 'react-toastify';
 import { AtendoThemeProvider } from '@atendo/web-ui';
 import type { Message } from '../src/conversation/types';
+import { registerTranslations } from '../src/i18n';
 
 Object.assign(globalThis, { TextEncoder, TextDecoder });
 
@@ -22,6 +23,8 @@ export function initTestI18n(lng = 'pt-BR') {
     void i18next.use(initReactI18next).init({ lng, fallbackLng: 'pt-BR', resources: {}, interpolation: { escapeValue: false }, initAsync: false });
   }
   void i18next.changeLanguage(lng);
+  // The area's shared texts (tags, close flow) too: the conversation uses both.
+  registerTranslations();
   return i18next;
 }
 

@@ -6,6 +6,18 @@ import { SIGNATURE_STORAGE_KEY } from '../src/conversation/prefs';
 import { MIN_RECORDING_BYTES } from '../src/conversation/format';
 import type { Message, QuickMessage } from '../src/conversation/types';
 
+// The emoji-mart picker is its own chunk (custom element and data): a stand-in with two emoji here.
+jest.mock('../src/conversation/EmojiPicker', () => ({
+  __esModule: true,
+  default: ({ onPick }: { onPick: (e: string) => void }) => (
+    <div data-testid="emoji-picker">
+      <button type="button" onClick={() => onPick('😀')}>
+        grinning
+      </button>
+    </div>
+  ),
+}));
+
 const TICKET = 5;
 const QUICK: QuickMessage[] = [
   { id: 1, shortcode: 'bomdia', message: 'Bom dia! Em que posso ajudar você hoje? Estamos à disposição.', mediaPath: null, mediaName: null },
@@ -299,6 +311,8 @@ describe('MessageInput: voice recording', () => {
     expect(file.name).toMatch(/^audio-\d+\.webm$/);
     expect(file.type).toBe('audio/webm');
     expect(file.size).toBe(MIN_RECORDING_BYTES + 500);
+    // Marked as a voice note: the server converts it to what the channel plays as one.
+    expect((posts()[0].body as FormData).get('voice')).toBe('true');
   });
 
   test('a missing microphone shows the browser error', async () => {
@@ -331,5 +345,57 @@ describe('MessageInput: send contact', () => {
     fireEvent.click(option);
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].body).toMatchObject({ vCard: { name: 'João Silva', number: '5511988887777' } });
+  });
+});
+
+describe('MessageInput: emoji, paste, drop, camera (issue 20 item 6)', () => {
+  beforeAll(() => {
+    Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:preview'), revokeObjectURL: jest.fn() });
+  });
+
+  test('the emoji picker inserts at the caret', async () => {
+    setup();
+    fireEvent.change(textBox(), { target: { value: 'Olá mundo' } });
+    textBox().setSelectionRange(3, 3);
+    fireEvent.click(screen.getByTestId('emoji-button'));
+    fireEvent.click(await screen.findByText('grinning'));
+    expect(textBox().value).toBe('Olá😀 mundo');
+  });
+
+  test('a pasted image becomes an attachment with a preview; pasted text is typed as usual', async () => {
+    setup();
+    const png = new File([new Uint8Array(2048)], 'print.png', { type: 'image/png' });
+    fireEvent.paste(textBox(), { clipboardData: { files: [png], types: ['Files'], getData: () => '' } });
+    expect(await screen.findByTestId('attachment-preview')).toHaveProperty('src', 'blob:preview');
+    expect(screen.getByTestId('attachment').textContent).toContain('print.png');
+    fireEvent.click(screen.getByTestId('send-button'));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(((posts()[0].body as FormData).getAll('medias') as File[]).map((f) => f.name)).toEqual(['print.png']);
+  });
+
+  test('dropped files are attached (the drop zone shows while dragging); not on a closed ticket', async () => {
+    const view = setup();
+    const wrap = screen.getByTestId('message-input');
+    const pdf = new File(['%PDF-1.4'], 'contrato.pdf', { type: 'application/pdf' });
+    fireEvent.dragOver(wrap, { dataTransfer: { types: ['Files'], files: [pdf] } });
+    expect(screen.getByTestId('drop-zone')).toBeTruthy();
+    fireEvent.drop(wrap, { dataTransfer: { types: ['Files'], files: [pdf] } });
+    expect(screen.queryByTestId('drop-zone')).toBeNull();
+    expect(screen.getByTestId('attachment').textContent).toContain('contrato.pdf');
+    expect(screen.queryByTestId('attachment-preview')).toBeNull();
+    view.unmount();
+    setup({ status: 'closed' });
+    fireEvent.drop(screen.getByTestId('message-input'), { dataTransfer: { types: ['Files'], files: [pdf] } });
+    expect(screen.queryByTestId('attachment')).toBeNull();
+  });
+
+  test('the camera button shows only where the browser has a camera', () => {
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: undefined });
+    const view = setup();
+    expect(screen.queryByTestId('camera-button')).toBeNull();
+    view.unmount();
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia: jest.fn() } });
+    setup();
+    expect(screen.getByTestId('camera-button')).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resources } from '../src/i18n';
-import { bundleKeys, bundleLeaves } from '../../kit/test/i18n-keys';
+import { bundleKeys, bundleLeaves } from '../../../web/kit/test/i18n-keys';
 
 /** Source files of the ticket-manager side (the conversation side checks its own texts). */
 function sources(dir: string): string[] {

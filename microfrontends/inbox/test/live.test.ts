@@ -35,6 +35,19 @@ describe('visibility (spec §6)', () => {
 });
 
 describe('belongsTo', () => {
+  test('list filters: a ticket outside the selected departments or without unread leaves; a period never takes new tickets in', () => {
+    const f = (o: Partial<NonNullable<ListSpec['filters']>>) => ({ ...pending, filters: { queueIds: [], unread: false, dateStart: '', dateEnd: '', ...o } });
+    const t10 = ticket({ status: 'pending', userId: null, queueId: 10, unreadMessages: 2 });
+    const none = ticket({ status: 'pending', userId: null, queueId: null, unreadMessages: 0 });
+    expect(belongsTo(f({ queueIds: [10] }), ATTENDANT, t10)).toBe(true);
+    expect(belongsTo(f({ queueIds: [0] }), ATTENDANT, t10)).toBe(false);
+    expect(belongsTo(f({ queueIds: [0] }), ATTENDANT, none)).toBe(true);
+    expect(belongsTo(f({ unread: true }), ATTENDANT, none)).toBe(false);
+    expect(belongsTo(f({ unread: true }), ATTENDANT, t10)).toBe(true);
+    expect(belongsTo(f({ dateStart: '2026-01-01' }), ATTENDANT, t10)).toBe('inPlace');
+    expect(belongsTo(f({ dateStart: '2026-01-01', queueIds: [0] }), ATTENDANT, t10)).toBe(false);
+  });
+
   test('tabs follow status, the open tab only the viewer’s tickets unless show-all is permitted', () => {
     const mine = ticket({ status: 'open', userId: 7 });
     const others = ticket({ status: 'open', userId: 8 });
@@ -74,7 +87,7 @@ describe('applyToList', () => {
     const d = ticket({ id: 4, status: 'pending', userId: null });
     expect(ids(applyToList(list, pending, ATTENDANT, { type: 'upsert', ticket: d }))).toEqual([4, 1, 2, 3]);
     // Accepted: leaves pending, enters the viewer's open list at the top.
-    const accepted = { ...b, status: 'open', userId: 7 };
+    const accepted = { ...b, status: 'open' as const, userId: 7 };
     expect(ids(applyToList(list, pending, ATTENDANT, { type: 'upsert', ticket: accepted }))).toEqual([1, 3]);
     expect(ids(applyToList([ticket({ id: 9, status: 'open', userId: 7 })], open, ATTENDANT, { type: 'upsert', ticket: accepted }))).toEqual([2, 9]);
     // Transferred to a department the attendant does not serve: leaves the list.

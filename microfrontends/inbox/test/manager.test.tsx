@@ -3,7 +3,7 @@ import '../../../shell/test/jsdom-polyfills';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { session } from '@atendo/web-api';
 import { TicketsManager } from '../src/manager/TicketsManager';
-import { SHOW_ALL_KEY } from '../src/manager/TicketsManager';
+import { queuesFilterKey, SHOW_ALL_KEY } from '../src/manager/TicketsManager';
 import type { Viewer } from '../src/lib/viewer';
 import { ADMIN, answer, ATTENDANT, mockFetch, renderInbox, signInAs, ticket, type FetchCall } from './helpers';
 
@@ -59,6 +59,33 @@ describe('TicketsManager tabs and badges', () => {
     expect(screen.getByTestId('tab-open').getAttribute('aria-selected')).toBe('true');
     expect(screen.getByTestId('subtab-open').getAttribute('aria-selected')).toBe('true');
     expect(ticketCalls(calls)).toEqual([{ status: 'open', pageNumber: '1', showAll: 'false' }]);
+  });
+
+  test('filters on every tab: departments (remembered per user, "no queue" = 0), unread only, period; sent as GET /tickets parameters', async () => {
+    const calls = api();
+    const { unmount } = renderManager(ATTENDANT);
+    await screen.findByText('Otávio Aberto');
+    fireEvent.click(screen.getByTestId('filter-queues'));
+    const menu = await screen.findByRole('dialog', { name: 'Filas' });
+    expect(within(menu).getAllByRole('checkbox').map((c) => c.parentElement?.textContent)).toEqual(['Q10', 'Sem fila']);
+    fireEvent.click(within(menu).getAllByRole('checkbox')[0]);
+    await waitFor(() => expect(ticketCalls(calls).at(-1)).toMatchObject({ status: 'open', queueIds: '[10]' }));
+    expect(window.localStorage.getItem(queuesFilterKey(ATTENDANT.id))).toBe('[10]');
+    fireEvent.click(screen.getByTestId('filter-unread'));
+    await waitFor(() => expect(ticketCalls(calls).at(-1)).toMatchObject({ queueIds: '[10]', withUnreadMessages: 'true' }));
+    fireEvent.click(screen.getByTestId('filter-period'));
+    fireEvent.change(await screen.findByTestId('filter-date-from'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByTestId('filter-date-to'), { target: { value: '2026-11-15' } });
+    await waitFor(() => expect(ticketCalls(calls).at(-1)).toMatchObject({ dateStart: '2026-11-01', dateEnd: '2026-11-15' }));
+    // Another tab keeps the filters; the badges are read with them.
+    fireEvent.click(screen.getByTestId('tab-closed'));
+    await waitFor(() => expect(ticketCalls(calls).at(-1)).toMatchObject({ status: 'closed', queueIds: '[10]', withUnreadMessages: 'true', dateStart: '2026-11-01', dateEnd: '2026-11-15' }));
+    // The departments are remembered for this user (not the other filters).
+    unmount();
+    const again = api();
+    renderManager(ATTENDANT);
+    await screen.findByText('Otávio Aberto');
+    expect(ticketCalls(again)[0]).toEqual({ status: 'open', pageNumber: '1', showAll: 'false', queueIds: '[10]' });
   });
 
   test('the pending sub-tab lists pending tickets (not clickable rows with accept/ignore/transfer)', async () => {

@@ -4,6 +4,7 @@ import { en } from './locales/en';
 import { es } from './locales/es';
 import { ptBR } from './locales/pt-BR';
 import { tr } from './locales/tr';
+import type { ErrorTexts } from '../../plugin-error-texts.cjs';
 
 /** Interface languages (spec 1-platform.md §9); pt-BR is the default and the fallback. */
 export const LANGUAGES = ['pt-BR', 'en', 'es', 'tr'] as const;
@@ -12,11 +13,22 @@ export const DEFAULT_LANGUAGE: Language = 'pt-BR';
 /** localStorage key of the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'language';
 
+/** Injected by the shell's build and by jest: the plugins' error-code texts (shell/plugin-error-texts.cjs). */
+declare const __ATENDO_PLUGIN_ERROR_TEXTS__: ErrorTexts;
+
+/** The plugins' error-code texts (plugins/<id>/i18n/errors.json), merged per language. */
+export const PLUGIN_ERROR_TEXTS: ErrorTexts = typeof __ATENDO_PLUGIN_ERROR_TEXTS__ === 'undefined' ? { 'pt-BR': {}, en: {}, es: {}, tr: {} } : __ATENDO_PLUGIN_ERROR_TEXTS__;
+
+/** A language's texts: the shell's, with the plugins' error-code texts added to `backendErrors` (kernel codes). */
+function withPluginErrors<T extends { backendErrors: Record<string, string> }>(table: T, lng: Language): T {
+  return { ...table, backendErrors: { ...table.backendErrors, ...PLUGIN_ERROR_TEXTS[lng] } };
+}
+
 export const resources = {
-  'pt-BR': { translation: ptBR },
-  en: { translation: en },
-  es: { translation: es },
-  tr: { translation: tr },
+  'pt-BR': { translation: withPluginErrors(ptBR, 'pt-BR') },
+  en: { translation: withPluginErrors(en, 'en') },
+  es: { translation: withPluginErrors(es, 'es') },
+  tr: { translation: withPluginErrors(tr, 'tr') },
 };
 
 export function isLanguage(v: unknown): v is Language {

@@ -6,6 +6,7 @@ import { hasRole } from '../access';
 import { logout } from '../auth';
 import { useConnectionsWarning } from '../hooks/useConnectionsWarning';
 import { useSessionEvents, useUserStatusHeartbeat } from '../hooks/useSessionEvents';
+import { useTicketNotifications } from '../hooks/useTicketNotifications';
 import { visibleMenu } from '../menu';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
@@ -43,6 +44,7 @@ export function Layout() {
   const warning = useConnectionsWarning(admin ? user?.companyId : undefined);
   useSessionEvents(user);
   useUserStatusHeartbeat(Boolean(user));
+  const notifications = useTicketNotifications();
   if (!user) return null;
   const signOut = async () => {
     await logout();
@@ -53,7 +55,7 @@ export function Layout() {
       <TopBar user={user} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onProfile={() => {
           setProfileUsed(true);
           setProfileOpen(true);
-        }} onLogout={() => void signOut()} />
+        }} onLogout={() => void signOut()} waiting={notifications.items} onOpenTicket={(t) => navigate(`/tickets/${t.uuid}`)} />
       <Body>
         <SideMenu open={menuOpen} sections={visibleMenu(user, plan.data?.plan)} connectionsWarning={warning} />
         <Main id="atendo-main">

@@ -84,7 +84,7 @@ export function SideMenu({ open, sections, connectionsWarning = false }: SideMen
           ) : null}
           <List aria-labelledby={section.titleKey ? `menu-section-${section.key}` : undefined}>
             {section.entries.map((entry) => {
-              const label = t(`menu.${entry.key}`);
+              const label = t(entry.labelKey);
               const warn = entry.badge === 'connections' && connectionsWarning;
               return (
                 <li key={entry.key}>

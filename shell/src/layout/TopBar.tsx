@@ -7,6 +7,7 @@ import { LanguageMenu } from '../LanguageMenu';
 import { NotificationsPopover, UserMenu, VolumeControl } from './TopBarWidgets';
 import { Announcements } from './Announcements';
 import { Chats } from './Chats';
+import type { WaitingTicket } from '../hooks/useTicketNotifications';
 
 const Bar = styled.header`
   position: relative;
@@ -44,6 +45,10 @@ export interface TopBarProps {
   onToggleMenu: () => void;
   onProfile: () => void;
   onLogout: () => void;
+  /** The tickets waiting for the viewer (the bell). */
+  waiting?: WaitingTicket[];
+  /** Opens a ticket of the bell. */
+  onOpenTicket?: (t: WaitingTicket) => void;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface TopBarProps {
  * also see the due date); language menu; light/dark toggle; volume; page refresh; notifications; avatar
  * menu (Profile, Logout).
  */
-export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout }: TopBarProps) {
+export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout, waiting, onOpenTicket }: TopBarProps) {
   const { t } = useTranslation();
   const mode = useThemeMode();
   const company = user.company?.name ?? '';
@@ -74,10 +79,10 @@ export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout }: To
         <IconButton label={t('topbar.refresh')} onClick={() => window.location.reload()}>
           <Icon name="refresh" />
         </IconButton>
-        <NotificationsPopover />
+        <NotificationsPopover items={waiting} onOpen={onOpenTicket} />
         <Announcements userId={user.id} />
         <Chats />
-        <UserMenu name={user.name} email={user.email} onProfile={onProfile} onLogout={onLogout} />
+        <UserMenu name={user.name} email={user.email} picture={typeof user.profileImageUrl === 'string' ? user.profileImageUrl : null} onProfile={onProfile} onLogout={onLogout} />
       </Actions>
     </Bar>
   );

@@ -1,7 +1,9 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
-import { EmptyState, Icon, IconButton, MenuItem, Popover, setVolume, useVolume } from '@atendo/web-ui';
+import { EmptyState, Icon, IconButton, MenuItem, Popover, previewText, setVolume, useVolume } from '@atendo/web-ui';
+import type { WaitingTicket } from '../hooks/useTicketNotifications';
+import { BadgeCount, BadgeWrap, PopoverList } from './popover-parts';
 
 const PanelHeader = styled.div`
   padding: 12px 16px;
@@ -11,23 +13,124 @@ const PanelHeader = styled.div`
 
 /** Notification popover max height (spec 1-platform.md §9). */
 export const NOTIFICATIONS_MAX_HEIGHT = 350;
+/** Longest preview of a ticket's last message in the bell (the ticket row's cut, spec 2-tickets.md §9). */
+export const NOTIFICATION_PREVIEW_CUT = 40;
+
+const Entry = styled.button`
+  display: flex;
+  align-items: center;
+  gap: 12px;
+  width: 100%;
+  padding: 10px 16px;
+  border: none;
+  border-bottom: 1px solid ${(p) => p.theme.colors.border};
+  background: transparent;
+  color: ${(p) => p.theme.colors.text};
+  text-align: left;
+  cursor: pointer;
+  &:hover, &:focus-visible { background: ${(p) => p.theme.colors.surfaceAlt}; }
+  .who { flex: 1; min-width: 0; }
+  .who strong, .who span { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .who span { color: ${(p) => p.theme.colors.textMuted}; font-size: ${(p) => p.theme.font.size.sm}; }
+`;
+
+const Pill = styled.span<{ $tone: 'warning' | 'primary' }>`
+  flex: none;
+  min-width: 20px;
+  padding: 0 8px;
+  border-radius: ${(p) => p.theme.radius.round};
+  background: ${(p) => p.theme.colors[p.$tone]};
+  color: #fff;
+  font-size: 11px;
+  font-weight: ${(p) => p.theme.font.weight.bold};
+  line-height: 20px;
+  text-align: center;
+`;
+
+const Initial = styled.span`
+  flex: none;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 36px;
+  height: 36px;
+  border-radius: 50%;
+  background: ${(p) => p.theme.colors.primarySoft};
+  color: ${(p) => p.theme.colors.primary};
+  font-weight: ${(p) => p.theme.font.weight.bold};
+  overflow: hidden;
+  img { width: 100%; height: 100%; object-fit: cover; }
+`;
 
 /**
- * The notifications bell and its popover. `items` are rendered as the list (the inbox area fills it);
- * without items it shows the empty state.
+ * The notifications bell (spec 1-platform.md §2): a badge with the number of tickets waiting for the
+ * viewer, and a popover listing them (pending tickets of the viewer's queues, the viewer's open tickets
+ * with unread messages; shell/src/hooks/useTicketNotifications.ts); a click opens the ticket. Without
+ * entries it shows the empty state.
  */
-export function NotificationsPopover({ items = [] }: { items?: ReactNode[] }) {
+export function NotificationsPopover({ items = [], onOpen }: { items?: WaitingTicket[]; onOpen?: (t: WaitingTicket) => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const anchor = useRef<HTMLButtonElement>(null);
+  const count = items.length;
   return (
     <>
-      <IconButton ref={anchor} label={t('topbar.notifications')} aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="notifications-button">
-        <Icon name="bell" />
-      </IconButton>
+      <BadgeWrap>
+        <IconButton
+          ref={anchor}
+          label={count ? t('notifications.buttonCount', { count }) : t('topbar.notifications')}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onClick={() => setOpen((o) => !o)}
+          data-testid="notifications-button"
+        >
+          <Icon name="bell" />
+        </IconButton>
+        {count ? (
+          <BadgeCount aria-hidden="true" data-testid="notifications-badge">
+            {count > 99 ? '99+' : count}
+          </BadgeCount>
+        ) : null}
+      </BadgeWrap>
       <Popover open={open} onClose={() => setOpen(false)} anchorRef={anchor} label={t('notifications.title')} width={340} maxHeight={NOTIFICATIONS_MAX_HEIGHT}>
         <PanelHeader>{t('notifications.title')}</PanelHeader>
-        {items.length ? <div>{items}</div> : <EmptyState icon="bell" text={t('notifications.empty')} data-testid="notifications-empty" />}
+        {items.length ? (
+          <PopoverList data-testid="notifications-list">
+            {items.map((ticket) => {
+              const name = ticket.contact?.name ?? '';
+              const picture = ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl;
+              const preview = previewText(ticket.lastMessage);
+              return (
+                <li key={ticket.id}>
+                  <Entry
+                    type="button"
+                    onClick={() => {
+                      setOpen(false);
+                      onOpen?.(ticket);
+                    }}
+                    data-testid="notification-item"
+                    data-ticket-id={ticket.id}
+                  >
+                    <Initial aria-hidden="true">{picture ? <img src={picture} alt="" /> : (name.trim()[0] ?? '?').toUpperCase()}</Initial>
+                    <span className="who">
+                      <strong>{name}</strong>
+                      <span>{preview.length > NOTIFICATION_PREVIEW_CUT ? `${[...preview].slice(0, NOTIFICATION_PREVIEW_CUT).join('')}...` : preview}</span>
+                    </span>
+                    {ticket.status === 'pending' ? (
+                      <Pill $tone="warning">{t('notifications.pending')}</Pill>
+                    ) : (
+                      <Pill $tone="primary" aria-label={t('notifications.unread', { count: ticket.unreadMessages })}>
+                        {ticket.unreadMessages}
+                      </Pill>
+                    )}
+                  </Entry>
+                </li>
+              );
+            })}
+          </PopoverList>
+        ) : (
+          <EmptyState icon="bell" text={t('notifications.empty')} data-testid="notifications-empty" />
+        )}
       </Popover>
     </>
   );
@@ -66,6 +169,8 @@ export function VolumeControl() {
 }
 
 const Avatar = styled.span`
+  overflow: hidden;
+  img { width: 100%; height: 100%; object-fit: cover; }
   display: inline-flex;
   align-items: center;
   justify-content: center;
@@ -85,14 +190,14 @@ const Who = styled.div`
 `;
 
 /** The avatar menu: who is signed in, Profile and Logout. */
-export function UserMenu({ name, email, onProfile, onLogout }: { name: string; email: string; onProfile: () => void; onLogout: () => void }) {
+export function UserMenu({ name, email, picture, onProfile, onLogout }: { name: string; email: string; picture?: string | null; onProfile: () => void; onLogout: () => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const anchor = useRef<HTMLButtonElement>(null);
   return (
     <>
       <IconButton ref={anchor} label={t('topbar.account')} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="user-menu-button">
-        <Avatar aria-hidden="true">{(name.trim()[0] ?? '?').toUpperCase()}</Avatar>
+        <Avatar aria-hidden="true">{picture ? <img src={picture} alt="" data-testid="user-menu-picture" /> : (name.trim()[0] ?? '?').toUpperCase()}</Avatar>
       </IconButton>
       <Popover open={open} onClose={() => setOpen(false)} anchorRef={anchor} label={t('topbar.account')} role="menu" width={240}>
         <Who>

@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import { formatDate, useSessionUser } from '@atendo/web-api';
 import { Card, EmptyState, Icon, Muted, Title } from '@atendo/web-ui';
-import { subscriptionStatus } from '../auth';
 import { HOME_AFTER_LOGIN } from '../routes';
+
 
 const Page = styled.div`
   padding: ${(p) => p.theme.space(3)};
@@ -37,23 +36,6 @@ export function ComingSoonPage({ titleKey }: { titleKey: string }) {
         <h2>{t('comingSoon.title')}</h2>
         <Muted>{t('comingSoon.text')}</Muted>
         <Link to={HOME_AFTER_LOGIN}>{t('comingSoon.back')}</Link>
-      </Center>
-    </Page>
-  );
-}
-
-/** /financeiro-aberto: the subscription expired on DD/MM/YYYY; contact support. */
-export function ExpiredPage() {
-  const { t } = useTranslation();
-  const user = useSessionUser();
-  const { dueDate } = subscriptionStatus(user?.company ?? null);
-  return (
-    <Page>
-      <Center role="alert" data-testid="subscription-expired">
-        <Icon name="warning" size={48} />
-        <h2>{t('expired.title')}</h2>
-        <p>{t('expired.text', { date: formatDate(dueDate) })}</p>
-        <Muted>{t('expired.contact')}</Muted>
       </Center>
     </Page>
   );

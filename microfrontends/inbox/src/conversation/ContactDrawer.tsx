@@ -3,13 +3,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import styled from 'styled-components';
-import { toastError } from '@atendo/web-api';
+import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Muted, TextField } from '@atendo/web-ui';
-import { addNote, deleteNote, fetchContact, fetchNotes, setContactActive, toggleDisableBot, updateContact } from './api';
+import { addNote, deleteNote, fetchContact, fetchNotes, setContactActive, toggleAcceptAudio, toggleDisableBot, updateContact } from './api';
+import { contactTagsKey, fetchContactTags, syncContactTags } from '../lib/api';
+import { TagPicker } from '../modals/TagPicker';
 import { formatDateTime } from './format';
 import { ConvIcon } from './icons';
 import { Avatar, ConfirmDialog, Switch } from './parts';
-import type { Contact, Ticket, TicketNote } from './types';
+import type { Contact, ContactEvent, TagRef, Ticket, TicketNote } from './types';
 import './i18n';
 
 /** Drawer width (spec §2). */
@@ -80,31 +82,46 @@ const ErrorLine = styled.div`
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Validation of the contact form (spec §5): name required 2..50, email optional and valid. */
-export function validateContactForm(v: { name: string; email: string }): { name?: string; email?: string } {
-  const out: { name?: string; email?: string } = {};
+/**
+ * Validation of the contact form (spec §5): name required 2..50; number 8..50 (as typed, or the masked
+ * number shown to attendants, which the server keeps); email optional and valid; extra info fields need
+ * both a name and a value.
+ */
+export function validateContactForm(v: { name: string; email: string; number?: string; extraInfo?: { name: string; value: string }[] }): { name?: string; email?: string; number?: string; extraInfo?: string } {
+  const out: { name?: string; email?: string; number?: string; extraInfo?: string } = {};
   const name = v.name.trim();
   if (!name) out.name = 'required';
   else if (name.length < 2) out.name = 'tooShort';
   else if (name.length > 50) out.name = 'tooLong';
   if (v.email.trim() && !EMAIL_RE.test(v.email.trim())) out.email = 'invalidEmail';
+  if (v.number !== undefined) {
+    const n = v.number.trim();
+    if (!n) out.number = 'required';
+    else if (n.length < 8 || n.length > 50) out.number = 'numberLength';
+  }
+  if (v.extraInfo?.some((f) => !f.name.trim() || !f.value.trim())) out.extraInfo = 'fieldRequired';
   return out;
 }
 
 function EditForm({ contact, onSaved, onCancel }: { contact: Contact; onSaved: (c: Contact) => void; onCancel: () => void }) {
   const { t } = useTranslation('inbox');
   const [name, setName] = useState(contact.name);
+  const [number, setNumber] = useState(contact.number ?? '');
   const [email, setEmail] = useState(contact.email ?? '');
+  const [fields, setFields] = useState<{ name: string; value: string }[]>(() => (contact.extraInfo ?? []).map((f) => ({ name: f.name, value: f.value })));
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
-  const errors = validateContactForm({ name, email });
+  const errors = validateContactForm({ name, email, number: contact.isGroup ? undefined : number, extraInfo: fields });
+  const msg = (code?: string) => (code === 'numberLength' ? t('drawer.numberTooShort') : code === 'fieldRequired' ? t('drawer.fieldRequired') : code ? t(`conversation.validation.${code}`) : undefined);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (errors.name || errors.email) return;
+    if (errors.name || errors.email || errors.number || errors.extraInfo) return;
     setBusy(true);
     try {
-      const saved = await updateContact(contact.id, { name: name.trim(), email: email.trim() });
+      const body: Parameters<typeof updateContact>[1] = { name: name.trim(), email: email.trim(), extraInfo: fields.map((f) => ({ name: f.name.trim(), value: f.value.trim() })) };
+      if (!contact.isGroup && number.trim() !== contact.number) body.number = number.trim();
+      const saved = await updateContact(contact.id, body);
       toast.success(t('conversation.contact.saved'));
       onSaved(saved);
     } catch (err) {
@@ -114,18 +131,69 @@ function EditForm({ contact, onSaved, onCancel }: { contact: Contact; onSaved: (
     }
   };
   return (
-    <form onSubmit={submit} style={{ display: 'grid', gap: 8 }} data-testid="contact-edit-form">
-      <TextField label={t('conversation.contact.name')} value={name} onChange={(e) => setName(e.target.value)} error={touched && errors.name ? t(`conversation.validation.${errors.name}`) : undefined} />
-      <TextField label={t('conversation.contact.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={touched && errors.email ? t(`conversation.validation.${errors.email}`) : undefined} />
+    <form onSubmit={submit} style={{ display: 'grid', gap: 8 }} data-testid="contact-edit-form" noValidate>
+      <TextField label={t('conversation.contact.name')} value={name} onChange={(e) => setName(e.target.value)} error={touched ? msg(errors.name) : undefined} data-testid="contact-edit-name" />
+      {contact.isGroup ? null : (
+        <TextField label={t('drawer.number')} value={number} inputMode="tel" onChange={(e) => setNumber(e.target.value)} error={touched ? msg(errors.number) : undefined} data-testid="contact-edit-number" />
+      )}
+      <TextField label={t('conversation.contact.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={touched ? msg(errors.email) : undefined} data-testid="contact-edit-email" />
+      <fieldset style={{ border: 'none', margin: 0, padding: 0, display: 'grid', gap: 6 }} data-testid="contact-edit-extra">
+        <legend style={{ fontSize: 12, opacity: 0.8, padding: 0, marginBottom: 4 }}>{t('drawer.extraInfo')}</legend>
+        {fields.map((f, i) => (
+          <div key={i} style={{ display: 'flex', gap: 6, alignItems: 'flex-end' }}>
+            <TextField label={t('drawer.fieldName')} value={f.name} maxLength={100} onChange={(e) => setFields((list) => list.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} data-testid="extra-name" />
+            <TextField label={t('drawer.fieldValue')} value={f.value} maxLength={500} onChange={(e) => setFields((list) => list.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} data-testid="extra-value" />
+            <IconButton label={t('drawer.removeField', { name: f.name })} tone="default" onClick={() => setFields((list) => list.filter((_x, j) => j !== i))} data-testid="extra-remove">
+              <ConvIcon name="trash" size={16} />
+            </IconButton>
+          </div>
+        ))}
+        {touched && errors.extraInfo ? <ErrorLine role="alert">{msg(errors.extraInfo)}</ErrorLine> : null}
+        <Button variant="text" onClick={() => setFields((list) => [...list, { name: '', value: '' }])} data-testid="extra-add">
+          <ConvIcon name="plus" size={16} />
+          {t('drawer.addField')}
+        </Button>
+      </fieldset>
       <div className="row">
         <Button variant="text" onClick={onCancel}>
           {t('conversation.cancel')}
         </Button>
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy} data-testid="contact-edit-save">
           {t('conversation.save')}
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The contact's tags (GET /contactTags, POST /tags/sync): the tag selector of plain tags. */
+function ContactTagsSection({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
+  const { t } = useTranslation('inbox');
+  const client = useQueryClient();
+  const key = contactTagsKey(contact.id);
+  const tags = useQuery({ queryKey: key, queryFn: ({ signal }) => fetchContactTags(contact.id, signal), staleTime: 0 });
+  const [busy, setBusy] = useState(false);
+  const selected = (tags.data ?? contact.tags ?? []).map((x) => x.id);
+  const toggle = async (tag: TagRef, on: boolean) => {
+    const next = on ? [...new Set([...selected, tag.id])] : selected.filter((id) => id !== tag.id);
+    setBusy(true);
+    try {
+      const answer = await syncContactTags(contact.id, next);
+      const list = (answer.tags ?? []) as TagRef[];
+      client.setQueryData(key, list);
+      onChanged({ ...contact, tags: list });
+      toast.success(t('tags.saved'), { toastId: `contact-tags-${contact.id}` });
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Section aria-labelledby="conversation-contact-tags" data-testid="contact-tags">
+      <h3 id="conversation-contact-tags">{t('drawer.tags')}</h3>
+      <TagPicker selected={selected} onToggle={(tag, on) => void toggle(tag, on)} busy={busy} kanban={0} testId="contact-tag-picker" />
+    </Section>
   );
 }
 
@@ -228,8 +296,8 @@ function NotesSection({ ticket, contactId }: { ticket: Ticket; contactId: number
 }
 
 /**
- * The contact drawer (spec 2-tickets.md §2, 320 px): picture, name, number, email, edit (name, email),
- * block/unblock, bot-disable toggle, the ticket's notes (add from 2 characters, delete with confirmation;
+ * The contact drawer (spec 2-tickets.md §2, 320 px): picture, name, number, email, edit (name, number,
+ * email, extra info fields), block/unblock, the bot-disable and accept-audio toggles, the contact's tags, the ticket's notes (add from 2 characters, delete with confirmation;
  * the list scrolls past 200 px) and the extra info fields.
  */
 export function ContactDrawer({ ticket, onClose, onContactChange }: { ticket: Ticket; onClose: () => void; onContactChange: (c: Contact) => void }) {
@@ -244,6 +312,13 @@ export function ContactDrawer({ ticket, onClose, onContactChange }: { ticket: Ti
   useEffect(() => {
     if (details.error) toastError(details.error);
   }, [details.error]);
+  // Live: another attendant's edits of this contact (fields, toggles, tags) reach the open drawer.
+  const companyId = useSessionUser()?.companyId;
+  useSocketEvent<ContactEvent>(companyId ? `company-${companyId}-contact` : null, (data) => {
+    if (!data || data.action === 'delete' || data.contact?.id !== contactId) return;
+    client.setQueryData<Contact>(detailsKey, (old) => (old ? { ...old, ...data.contact } : old));
+    if (Array.isArray(data.contact.tags)) client.setQueryData(contactTagsKey(contactId), data.contact.tags);
+  });
 
   const changed = (c: Contact) => {
     client.setQueryData<Contact>(detailsKey, (old) => ({ ...old, ...c }));
@@ -315,9 +390,11 @@ export function ContactDrawer({ ticket, onClose, onContactChange }: { ticket: Ti
               </Button>
             </div>
             <Switch label={t('conversation.contact.disableBot')} checked={Boolean(contact.disableBot)} onChange={() => void flip(() => toggleDisableBot(contact.id))} disabled={busy} testId="contact-disable-bot" />
+            <Switch label={t('drawer.acceptAudio')} checked={contact.acceptAudioMessage !== false} onChange={() => void flip(() => toggleAcceptAudio(contact.id))} disabled={busy} testId="contact-accept-audio" />
           </>
         )}
       </Section>
+      {contact.isGroup ? null : <ContactTagsSection contact={contact} onChanged={changed} />}
       <NotesSection ticket={ticket} contactId={contactId} />
       <Section aria-labelledby="conversation-extra">
         <h3 id="conversation-extra">{t('conversation.contact.extraInfo')}</h3>

@@ -2,11 +2,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import styled from 'styled-components';
-import { HttpError, isAdmin, toastError, useSessionUser } from '@atendo/web-api';
+import { HttpError, isAdmin, toastError, useCompanyPlan, useSessionUser } from '@atendo/web-api';
+import { navigateTo } from '@atendo/web-kit';
 import { Button, IconButton } from '@atendo/web-ui';
 import { deleteTicket, updateTicket, type UpdateTicketBody } from './api';
 import { ConvIcon } from './icons';
-import { QueueSelectModal, ResolveDialog, TicketLogModal, TransferModal, type TransferChoice } from './modals';
+import { QueueSelectModal, TicketLogModal, TransferModal, type TransferChoice } from './modals';
+import { useCloseTicket } from '../modals/CloseTicketFlow';
+import { TicketTags } from './TicketTags';
 import { Avatar, Chip, ConfirmDialog, InfoDialog } from './parts';
 import type { Ticket } from './types';
 import './i18n';
@@ -84,10 +87,11 @@ export function ConversationHeader({ ticket, presence, onTicketChange, onLeave, 
   const { t } = useTranslation('inbox');
   const user = useSessionUser();
   const admin = isAdmin(user);
+  // The schedule dialog of a conversation is the /schedules page's, opened for this contact (plan useSchedules).
+  const useSchedules = Boolean(useCompanyPlan().data?.plan?.useSchedules);
   const [busy, setBusy] = useState(false);
   const [queueStep, setQueueStep] = useState<null | 'accept' | 'reopen'>(null);
   const [transferOpen, setTransferOpen] = useState(false);
-  const [resolveOpen, setResolveOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const [notice, setNotice] = useState<{ user: string; queue: string } | null>(null);
@@ -151,13 +155,8 @@ export function ConversationHeader({ ticket, presence, onTicketChange, onLeave, 
       onLeave();
     });
 
-  const resolve = (withFarewell: boolean) =>
-    act(async () => {
-      await updateTicket(ticket.id, withFarewell ? { status: 'closed' } : { status: 'closed', sendFarewellMessage: false });
-      setResolveOpen(false);
-      toast.success(t('conversation.resolve.success'), { toastId: `closed-${ticket.id}` });
-      onLeave();
-    });
+  // The same close as the ticket row's "Resolver": two choices, and the tag step under requiredTag.
+  const closeFlow = useCloseTicket({ onClosed: () => onLeave() });
 
   const remove = () =>
     act(async () => {
@@ -218,7 +217,7 @@ export function ConversationHeader({ ticket, presence, onTicketChange, onLeave, 
               <ConvIcon name="swap" size={18} />
               {t('conversation.actions.transfer')}
             </Button>
-            <Button onClick={() => setResolveOpen(true)} disabled={busy} data-testid="action-resolve">
+            <Button onClick={() => closeFlow.start(ticket)} disabled={busy || closeFlow.busy} data-testid="action-resolve">
               <ConvIcon name="done" size={18} />
               {t('conversation.actions.resolve')}
             </Button>
@@ -235,6 +234,12 @@ export function ConversationHeader({ ticket, presence, onTicketChange, onLeave, 
             <ConvIcon name="trash" />
           </IconButton>
         ) : null}
+        <TicketTags ticket={ticket} onTicketChange={onTicketChange} />
+        {useSchedules ? (
+          <IconButton label={t('conversation.actions.schedule')} tone="default" onClick={() => navigateTo(`/schedules?contactId=${ticket.contactId}`)} data-testid="action-schedule">
+            <ConvIcon name="calendar" />
+          </IconButton>
+        ) : null}
         <IconButton label={t('conversation.actions.log')} tone="default" onClick={() => setLogOpen(true)} data-testid="action-log">
           <ConvIcon name="history" />
         </IconButton>
@@ -248,7 +253,7 @@ export function ConversationHeader({ ticket, presence, onTicketChange, onLeave, 
         busy={busy}
       />
       <TransferModal open={transferOpen} onClose={() => setTransferOpen(false)} onConfirm={(c) => void transfer(c)} busy={busy} currentQueueId={ticket.queueId} />
-      <ResolveDialog open={resolveOpen} onClose={() => setResolveOpen(false)} onResolve={(f) => void resolve(f)} busy={busy} />
+      {closeFlow.dialogs}
       <ConfirmDialog
         open={deleteOpen}
         title={t('conversation.delete.title', { id: ticket.id })}

@@ -1,7 +1,7 @@
 import { Fragment, memo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import styled, { css } from 'styled-components';
-import { MenuItem, Popover } from '@atendo/web-ui';
+import { formatWhatsApp, MenuItem, Popover } from '@atendo/web-ui';
 import { ackLevel, canDeleteMessage, canEditMessage, contactCardsOf, formatTime, isTextMessage, locationOf, type AckLevel, type VCardContact } from './format';
 import { ConvIcon } from './icons';
 import { AudioMedia, ContactCard, FileMedia, ImageMedia, LocationCard, VideoMedia } from './media';
@@ -19,6 +19,10 @@ export interface BubbleActions {
   onQuoteClick?: (id: number) => void;
   /** The Chat button of a shared-contact card. */
   onChatContact?: (c: VCardContact) => void;
+  /** Our reaction to a message ('' removes it). */
+  onReact?: (m: Message, emoji: string) => void;
+  /** The reactions the ticket's channel takes (empty: none; Instagram only ❤️). */
+  reactionChoices?: readonly string[];
 }
 
 export interface MessageBubbleProps extends BubbleActions {
@@ -174,6 +178,23 @@ const Reactions = styled.div<{ $fromMe: boolean }>`
   }
 `;
 
+const ReactionRow = styled.div`
+  display: flex;
+  gap: 2px;
+  padding: 4px 8px 6px;
+  border-bottom: 1px solid ${(p) => p.theme.colors.border};
+  button {
+    width: 32px;
+    height: 32px;
+    border: none;
+    border-radius: 50%;
+    background: transparent;
+    font-size: 18px;
+    cursor: pointer;
+  }
+  button:hover, button[aria-pressed='true'] { background: ${(p) => p.theme.colors.primarySoft}; }
+`;
+
 const Select = styled.input`
   width: 18px;
   height: 18px;
@@ -207,12 +228,9 @@ export function groupReactions(reactions: Reaction[] | undefined): { emoji: stri
   return [...out.entries()].map(([emoji, count]) => ({ emoji, count }));
 }
 
-/** WhatsApp-style `*bold*` spans of a text. */
+/** WhatsApp's formatting of a text (bold, italic, strikethrough, monospace), rendered (web-ui). */
 function formatText(text: string): ReactNode {
-  const parts = text.split(/(\*[^*\n]+\*)/g);
-  return parts.map((part, i) =>
-    /^\*[^*\n]+\*$/.test(part) ? <strong key={i}>{part.slice(1, -1)}</strong> : <Fragment key={i}>{part}</Fragment>,
-  );
+  return formatWhatsApp(text);
 }
 
 const MEDIA_LABELS: Record<string, string> = {
@@ -279,8 +297,16 @@ function Content({ message, onChatContact }: { message: Message; onChatContact?:
       </>
     );
   }
+  if (!(body ?? '').trim()) {
+    // A message the customer deleted and the company erases (LGPD), or a kind we cannot show.
+    if (message.isDeleted && !message.fromMe) return <Marker data-testid="erased-message">{t('messageKind.erased')}</Marker>;
+    if (!KNOWN_TYPES.includes(mediaType)) return <Marker data-testid="unsupported-message">{t('messageKind.unsupported', { type: mediaType || '?' })}</Marker>;
+  }
   return <Text $deleted={message.isDeleted}>{formatText(body ?? '')}</Text>;
 }
+
+/** Media types the bubble shows (text, media with a file, locations, contact cards, calls, reactions). */
+const KNOWN_TYPES = ['conversation', 'extendedTextMessage', 'chat', '', 'image', 'sticker', 'audio', 'video', 'application', 'document', 'locationMessage', 'contactMessage', 'multi_vcard', 'call_log', 'reactionMessage'];
 
 /** A one-line summary of a quoted message. */
 function quotedSummary(q: NonNullable<Message['quotedMsg']>, t: (k: string) => string): string {
@@ -304,6 +330,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const [menuOpen, setMenuOpen] = useState(false);
   const menuAnchor = useRef<HTMLButtonElement>(null);
   const reactions = groupReactions(m.reactions);
+  const mine = (m.reactions ?? []).find((r) => r.fromMe)?.emoji;
   const editable = canEditMessage(m, userId);
   const deletable = canDeleteMessage(m, userId, admin);
   const failed = Boolean(m.sendError) && m.fromMe && !m.isPrivate;
@@ -369,7 +396,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
             </FailHint>
           ) : null}
         </Bubble>
-        {!selectable && (props.onReply || props.onForward || (editable && props.onEdit) || (deletable && props.onDelete)) ? (
+        {!selectable && (props.onReply || props.onForward || props.onReact || (editable && props.onEdit) || (deletable && props.onDelete)) ? (
           <MenuButton
             ref={menuAnchor}
             type="button"
@@ -406,6 +433,25 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
             <ConvIcon name="forward" size={18} />
             {t('conversation.menu.forward')}
           </MenuItem>
+        ) : null}
+        {props.onReact && props.reactionChoices?.length && m.wid && !m.isPrivate && !m.isDeleted ? (
+          <ReactionRow role="group" aria-label={t('reactions.pick')} data-testid="reaction-choices">
+            {props.reactionChoices.map((emoji) => (
+              <button
+                key={emoji}
+                type="button"
+                aria-pressed={mine === emoji}
+                title={mine === emoji ? t('reactions.remove') : t('reactions.react')}
+                onClick={() => {
+                  setMenuOpen(false);
+                  props.onReact?.(m, mine === emoji ? '' : emoji);
+                }}
+                data-testid="reaction-choice"
+              >
+                {emoji}
+              </button>
+            ))}
+          </ReactionRow>
         ) : null}
         {editable && props.onEdit ? (
           <MenuItem onClick={run(props.onEdit)}>

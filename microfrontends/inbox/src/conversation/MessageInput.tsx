@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ChangeEvent, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import styled, { css, keyframes } from 'styled-components';
-import { toastError } from '@atendo/web-api';
-import { Button, IconButton, Modal } from '@atendo/web-ui';
+import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
+import { Button, IconButton, Modal, Popover, Spinner, useThemeMode } from '@atendo/web-ui';
 import { fetchQuickMessages, sendMedia, sendText } from './api';
 import { ContactPicker } from './ContactPicker';
 import { formatTimer, matchQuickReplies, MIN_RECORDING_BYTES, quickReplyLabel } from './format';
@@ -13,6 +13,12 @@ import { DialogActions, Switch } from './parts';
 import { readSignature, writeSignature } from './prefs';
 import type { ContactListItem, Message, QuickMessage } from './types';
 import { audioExtension, useRecorder } from './useRecorder';
+import { cameraAvailable } from './camera';
+
+/** The emoji picker (emoji-mart and its data) is its own chunk, loaded when first opened. */
+const EmojiPicker = lazy(() => import('./EmojiPicker'));
+/** The camera dialog, loaded when first opened. */
+const CameraCapture = lazy(() => import('./CameraCapture'));
 import './i18n';
 
 /** Most rows the text box grows to (spec §2). */
@@ -143,6 +149,28 @@ const QuickList = styled.ul`
   .empty { padding: 8px 12px; color: ${(p) => p.theme.colors.textMuted}; }
 `;
 
+const Thumb = styled.img`
+  width: 40px;
+  height: 40px;
+  object-fit: cover;
+  border-radius: 6px;
+`;
+
+const DropZone = styled.div`
+  position: absolute;
+  inset: 0;
+  z-index: 6;
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  border: 2px dashed ${(p) => p.theme.colors.primary};
+  border-radius: ${(p) => p.theme.radius.md};
+  background: ${(p) => p.theme.colors.primarySoft};
+  color: ${(p) => p.theme.colors.primary};
+  font-weight: ${(p) => p.theme.font.weight.bold};
+  pointer-events: none;
+`;
+
 const pulse = keyframes`50% { opacity: 0.3; }`;
 
 const Recording = styled.div`
@@ -159,8 +187,26 @@ const Recording = styled.div`
   .dot { width: 10px; height: 10px; border-radius: 50%; background: ${(p) => p.theme.colors.danger}; animation: ${pulse} 1s infinite; }
 `;
 
-/** The quick replies of the '/' popover (cached by react-query for the page). */
+/** Object URLs of the image attachments (for their previews), revoked when they go away. */
+function useFilePreviews(files: File[]): (string | null)[] {
+  const [urls, setUrls] = useState<(string | null)[]>([]);
+  useEffect(() => {
+    const made = files.map((f) => (f.type.startsWith('image/') && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : null));
+    setUrls(made);
+    return () => made.forEach((u) => u && URL.revokeObjectURL(u));
+  }, [files]);
+  return urls;
+}
+
+/**
+ * The quick replies of the '/' popover (cached by react-query for the page; the same quick messages as the
+ * /quick-messages screen): forgotten on every `company-{cid}-quickmessage` event, so one created, edited or
+ * removed anywhere shows the next time '/' is typed.
+ */
 function useQuickReplies(enabled: boolean) {
+  const client = useQueryClient();
+  const companyId = useSessionUser()?.companyId;
+  useSocketEvent(companyId ? `company-${companyId}-quickmessage` : null, () => void client.invalidateQueries({ queryKey: ['inbox', 'quickMessages'] }));
   return useQuery({ queryKey: ['inbox', 'quickMessages'], queryFn: ({ signal }) => fetchQuickMessages(signal), enabled, staleTime: 60_000 });
 }
 
@@ -177,8 +223,10 @@ async function quickReplyFile(q: QuickMessage): Promise<File> {
  * Shift+Enter breaks the line; blank text is not sent); disabled while busy, recording, or when the ticket
  * is not open/group. Quick replies pop up when the text starts with '/' (choosing one inserts its text, or
  * sends its media); a private-note switch (`isPrivate: true`); a signature switch (default on, remembered;
- * sent as `signMessage`); attachments (several files, one multipart request with a preview list); voice
- * recording (mm:ss timer, send or cancel; recordings under 10,000 bytes are discarded); a send-contact
+ * sent as `signMessage`); attachments (several files, one multipart request; picked, pasted or dropped, image
+ * previews); an emoji picker (emoji-mart, lazy); camera capture where the browser has one; voice recording
+ * (mm:ss timer, send or cancel; recordings under 10,000 bytes are discarded; sent as `voice`, converted by
+ * the server to the channel's voice-note format); a send-contact
  * dialog (vCard); and the reply strip of a quoted message.
  */
 export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }: MessageInputProps) {
@@ -193,6 +241,13 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
   const [quickDismissed, setQuickDismissed] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const emojiAnchor = useRef<HTMLButtonElement>(null);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [cameraOpen, setCameraOpen] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const { i18n } = useTranslation();
+  const dark = useThemeMode() === 'dark';
+  const previews = useFilePreviews(files);
   const recorder = useRecorder();
   const recording = recorder.status !== 'idle';
   const sendable = SENDABLE_STATUSES.includes(status);
@@ -222,11 +277,12 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
     setTimeout(() => box.current?.focus(), 0);
   };
 
-  const run = async (work: () => Promise<Message | undefined>) => {
+  const run = async (work: () => Promise<Message | undefined>, onError?: () => void) => {
     setBusy(true);
     try {
       finish(await work());
     } catch (err) {
+      onError?.();
       toastError(err);
     } finally {
       setBusy(false);
@@ -241,7 +297,10 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
       return;
     }
     if (!body) return;
-    void run(() => sendText(ticketId, { body, isPrivate, signMessage, quotedMsg: quoted ? { id: quoted.id } : null }));
+    // The box empties at once (the message shows live, maybe before the answer); a failed send puts the text back.
+    const draft = text;
+    setText('');
+    void run(() => sendText(ticketId, { body, isPrivate, signMessage, quotedMsg: quoted ? { id: quoted.id } : null }), () => setText(draft));
   };
 
   const chooseQuick = (q: QuickMessage) => {
@@ -289,6 +348,46 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
     e.target.value = '';
   };
 
+  /** Adds files (picked, pasted, dropped or shot) to the attachments. */
+  const addFiles = (list: File[]) => {
+    if (list.length) setFiles((current) => [...current, ...list]);
+  };
+
+  /** Pasted files (e.g. a copied screenshot) become attachments; pasted text is typed as usual. */
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = Array.from(e.clipboardData?.files ?? []);
+    if (!pasted.length) return;
+    e.preventDefault();
+    addFiles(pasted);
+  };
+
+  const onDragOver = (e: DragEvent<HTMLDivElement>) => {
+    if (!sendable || !Array.from(e.dataTransfer?.types ?? []).includes('Files')) return;
+    e.preventDefault();
+    setDragging(true);
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    setDragging(false);
+    if (!sendable) return;
+    const dropped = Array.from(e.dataTransfer?.files ?? []);
+    if (!dropped.length) return;
+    e.preventDefault();
+    addFiles(dropped);
+  };
+
+  /** Puts `emoji` at the caret of the text box. */
+  const insertEmoji = (emoji: string) => {
+    const el = box.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    setText((v) => v.slice(0, start) + emoji + v.slice(end));
+    setTimeout(() => {
+      el?.focus();
+      el?.setSelectionRange(start + emoji.length, start + emoji.length);
+    }, 0);
+  };
+
   const startRecording = async () => {
     try {
       await recorder.start();
@@ -305,7 +404,7 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
     }
     const type = blob.type || 'audio/webm';
     const file = new File([blob], `audio-${Date.now()}.${audioExtension(type)}`, { type });
-    await run(() => sendMedia(ticketId, [file], { isPrivate, quotedMsgId: quoted?.id }));
+    await run(() => sendMedia(ticketId, [file], { isPrivate, quotedMsgId: quoted?.id, voice: true }));
   };
 
   const sendContact = (c: ContactListItem) => {
@@ -318,7 +417,8 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
   const quotedWho = quoted ? (quoted.fromMe ? t('conversation.you') : (quoted.contact?.name ?? '')) : '';
 
   return (
-    <Wrap data-testid="message-input">
+    <Wrap data-testid="message-input" onDragOver={onDragOver} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+      {dragging ? <DropZone data-testid="drop-zone">{t('compose.dropHere')}</DropZone> : null}
       {quickOpen ? (
         <QuickList role="listbox" aria-label={t('conversation.input.quickReplies')} data-testid="quick-replies">
           {quickReplies.isPending ? <li className="empty">{t('conversation.loading')}</li> : null}
@@ -357,7 +457,7 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
         <Files aria-label={t('conversation.input.attachments')} data-testid="attachments">
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`} data-testid="attachment">
-              <ConvIcon name="file" size={14} />
+              {previews[i] ? <Thumb src={previews[i]!} alt={t('compose.previewOf', { name: f.name })} data-testid="attachment-preview" /> : <ConvIcon name="file" size={14} />}
               <span title={f.name}>{f.name}</span>
               <IconButton label={t('conversation.input.removeFile', { name: f.name })} tone="default" onClick={() => setFiles((list) => list.filter((_x, j) => j !== i))} disabled={busy}>
                 <ConvIcon name="close" size={14} />
@@ -387,6 +487,14 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
         <IconButton label={t('conversation.input.sendContact')} tone="default" onClick={() => setContactOpen(true)} disabled={disabled}>
           <ConvIcon name="person" />
         </IconButton>
+        {cameraAvailable() ? (
+          <IconButton label={t('compose.camera')} tone="default" onClick={() => setCameraOpen(true)} disabled={disabled} data-testid="camera-button">
+            <ConvIcon name="camera" />
+          </IconButton>
+        ) : null}
+        <IconButton ref={emojiAnchor} label={t('compose.emoji')} tone="default" aria-haspopup="dialog" aria-expanded={emojiOpen} onClick={() => setEmojiOpen((o) => !o)} disabled={disabled} data-testid="emoji-button">
+          <ConvIcon name="smile" />
+        </IconButton>
         {recording ? (
           <>
             <Recording role="timer" aria-label={t('conversation.input.recordingNow')} data-testid="recording">
@@ -407,6 +515,7 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
               value={text}
               onChange={onText}
               onKeyDown={onKeyDown}
+              onPaste={onPaste}
               rows={rows}
               placeholder={placeholder}
               disabled={disabled}
@@ -426,6 +535,18 @@ export function MessageInput({ ticketId, status, quoted, onCancelQuote, onSent }
           </>
         )}
       </Bar>
+      <Popover open={emojiOpen} onClose={() => setEmojiOpen(false)} anchorRef={emojiAnchor} label={t('compose.emoji')} align="start" width={352} maxHeight={440}>
+        {emojiOpen ? (
+          <Suspense fallback={<Spinner size={24} label={t('compose.emojiLoading')} />}>
+            <EmojiPicker onPick={insertEmoji} language={i18n.language} dark={dark} />
+          </Suspense>
+        ) : null}
+      </Popover>
+      {cameraOpen ? (
+        <Suspense fallback={null}>
+          <CameraCapture open={cameraOpen} onClose={() => setCameraOpen(false)} onShot={(file) => addFiles([file])} />
+        </Suspense>
+      ) : null}
       <Modal open={contactOpen} title={t('conversation.input.sendContactTitle')} onClose={() => setContactOpen(false)} closeLabel={t('conversation.close')}>
         {contactOpen ? <ContactPicker onPick={sendContact} autoFocus /> : null}
         <DialogActions>

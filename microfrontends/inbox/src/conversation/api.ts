@@ -44,6 +44,8 @@ export interface SendMediaOptions {
   isPrivate?: boolean;
   signMessage?: boolean;
   quotedMsgId?: number | null;
+  /** A voice note recorded here: the server converts it to the channel's voice-note format. */
+  voice?: boolean;
 }
 
 /**
@@ -62,6 +64,7 @@ export function mediaFormData(files: (File | Blob)[], opts: SendMediaOptions = {
   form.append('isPrivate', opts.isPrivate ? 'true' : 'false');
   if (opts.signMessage !== undefined) form.append('signMessage', opts.signMessage ? 'true' : 'false');
   if (opts.quotedMsgId) form.append('quotedMsg', String(opts.quotedMsgId));
+  if (opts.voice) form.append('voice', 'true');
   return form;
 }
 
@@ -116,14 +119,17 @@ export const searchContacts = (searchParam: string, signal?: AbortSignal) =>
 /** `GET /contacts/:id`: the contact with extra info and tags. */
 export const fetchContact = (id: number, signal?: AbortSignal) => api.get<Contact>(`/contacts/${id}`, { signal });
 
-/** `GET /contacts/profile/:number`: the contact id of a number (404 when unknown). */
+/** `GET /contacts/profile/:number`: the contact id of a number (0 when unknown). */
 export const contactByNumber = (number: string) => api.get<{ contactId: number; urlPicture?: string | null }>(`/contacts/profile/${encodeURIComponent(number)}`);
 
 /** `POST /contacts` {name, number}. */
 export const createContact = (body: { name: string; number: string }) => api.post<Contact>('/contacts', body);
 
-/** `PUT /contacts/:id` {name, email}. */
-export const updateContact = (id: number, body: { name: string; email: string }) => api.put<Contact>(`/contacts/${id}`, body);
+/** `PUT /contacts/:id` {name, email, number?, extraInfo?}: `extraInfo`, when given, replaces the list. */
+export const updateContact = (id: number, body: { name: string; email: string; number?: string; extraInfo?: { name: string; value: string }[] }) => api.put<Contact>(`/contacts/${id}`, body);
+
+/** `PUT /contacts/toggleAcceptAudio/:id`: flips whether the contact may send audio; answers the contact. */
+export const toggleAcceptAudio = (id: number) => api.put<Contact>(`/contacts/toggleAcceptAudio/${id}`);
 
 /** `PUT /contacts/block/:id` {active}. */
 export const setContactActive = (id: number, active: boolean) => api.put<Contact>(`/contacts/block/${id}`, { active });
@@ -140,3 +146,6 @@ export const addNote = (body: { note: string; ticketId: number; contactId: numbe
 
 /** `DELETE /ticket-notes/:id`. */
 export const deleteNote = (id: number) => api.delete<{ message: string }>(`/ticket-notes/${id}`);
+
+/** `PUT /messages/:id/reaction` {emoji}: the caller's reaction ('' removes it); answers the message. */
+export const reactToMessage = (id: number, emoji: string) => api.put<Message>(`/messages/${id}/reaction`, { emoji });

@@ -1,4 +1,5 @@
 import i18next from 'i18next';
+import { conversationExtra } from './i18n-extra';
 
 /**
  * Texts of the conversation view, in the inbox area's namespace `inbox` under the `conversation.` prefix
@@ -35,6 +36,7 @@ const ptBR = {
     reopen: 'Reabrir',
     delete: 'Deletar ticket',
     log: 'Logs do ticket',
+    schedule: 'Agendar mensagem',
   },
   queueStep: { title: 'Selecione uma fila', label: 'Fila', placeholder: 'Selecione uma fila', required: 'Selecione uma fila' },
   transfer: {
@@ -203,6 +205,7 @@ const en: Texts = {
     reopen: 'Reopen',
     delete: 'Delete ticket',
     log: 'Ticket log',
+    schedule: 'Schedule a message',
   },
   queueStep: { title: 'Select a queue', label: 'Queue', placeholder: 'Select a queue', required: 'Select a queue' },
   transfer: { title: 'Transfer ticket', queue: 'Department', user: 'User (optional)', noUser: 'No user', submit: 'Transfer', success: 'Ticket transferred.' },
@@ -359,6 +362,7 @@ const es: Texts = {
     reopen: 'Reabrir',
     delete: 'Eliminar ticket',
     log: 'Registro del ticket',
+    schedule: 'Programar un mensaje',
   },
   queueStep: { title: 'Seleccione una cola', label: 'Cola', placeholder: 'Seleccione una cola', required: 'Seleccione una cola' },
   transfer: { title: 'Transferir ticket', queue: 'Departamento', user: 'Usuario (opcional)', noUser: 'Ningún usuario', submit: 'Transferir', success: 'Ticket transferido.' },
@@ -515,6 +519,7 @@ const tr: Texts = {
     reopen: 'Yeniden aç',
     delete: 'Talebi sil',
     log: 'Talep geçmişi',
+    schedule: 'Mesaj zamanla',
   },
   queueStep: { title: 'Bir kuyruk seçin', label: 'Kuyruk', placeholder: 'Bir kuyruk seçin', required: 'Bir kuyruk seçin' },
   transfer: { title: 'Talebi aktar', queue: 'Departman', user: 'Kullanıcı (isteğe bağlı)', noUser: 'Kullanıcı yok', submit: 'Aktar', success: 'Talep aktarıldı.' },
@@ -643,10 +648,10 @@ const tr: Texts = {
 
 /** The conversation texts by language, as `{conversation: {...}}` bundles of the `inbox` namespace. */
 export const conversationResources = {
-  'pt-BR': { conversation: ptBR },
-  en: { conversation: en },
-  es: { conversation: es },
-  tr: { conversation: tr },
+  'pt-BR': { conversation: ptBR, ...conversationExtra['pt-BR'] },
+  en: { conversation: en, ...conversationExtra['en'] },
+  es: { conversation: es, ...conversationExtra['es'] },
+  tr: { conversation: tr, ...conversationExtra['tr'] },
 } as const;
 
 /** The namespace the texts live in (the inbox area's). */

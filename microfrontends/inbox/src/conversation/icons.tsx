@@ -36,6 +36,11 @@ const PATHS = {
   file: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6',
   chevronLeft: 'M15 18l-6-6 6-6',
   note: 'M4 4h16v12l-4 4H4zM16 20v-4h4M8 9h8M8 13h5',
+  tag: 'M20.6 13.4l-7.2 7.2a2 2 0 0 1-2.8 0L2 12V2h10l8.6 8.6a2 2 0 0 1 0 2.8zM7 7h.01',
+  smile: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM8 14s1.5 2 4 2 4-2 4-2M9 9h.01M15 9h.01',
+  camera: 'M23 19a2 2 0 0 1-2 2H3a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h4l2-3h6l2 3h4a2 2 0 0 1 2 2zM12 17a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',
+  plus: 'M12 5v14M5 12h14',
+  calendar: 'M4 5h16v16H4zM4 10h16M8 3v4M16 3v4',
 } as const;
 
 export type ConvIconName = keyof typeof PATHS;

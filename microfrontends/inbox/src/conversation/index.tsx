@@ -6,7 +6,7 @@ import styled from 'styled-components';
 import { HttpError, isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, EmptyState, Loading } from '@atendo/web-ui';
 import './i18n';
-import { contactByNumber, createContact, createTicket, deleteMessage, editMessage, fetchTicket, forwardMessage, sendText } from './api';
+import { contactByNumber, createContact, createTicket, deleteMessage, editMessage, fetchTicket, forwardMessage, reactToMessage, sendText } from './api';
 import { ContactDrawer } from './ContactDrawer';
 import type { VCardContact } from './format';
 import { ConversationHeader } from './Header';
@@ -20,6 +20,16 @@ import type { Contact, ContactEvent, ContactListItem, Message, PresenceEvent, Ti
 import { useConversationMessages } from './useMessages';
 
 export { conversationResources } from './i18n';
+
+/** The reactions each channel takes from us (Instagram's API takes only ❤️; Messenger none). */
+export const REACTIONS_BY_CHANNEL: Record<string, readonly string[]> = {
+  whatsapp: ['👍', '❤️', '😂', '😮', '😢', '🙏'],
+  whatsappapi: ['👍', '❤️', '😂', '😮', '😢', '🙏'],
+  instagram: ['❤️'],
+};
+
+/** A signed text's signature line (`*Name:*` and a line break): the edit box shows the text without it (the server keeps it). */
+export const SIGNATURE_LINE = /^\*[^*\n]{1,100}:\*\n/;
 
 /** Pause between forwarded messages (spec §9: 900 ms). */
 export const FORWARD_PAUSE_MS = 900;
@@ -262,6 +272,18 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
     [ticket, onSent],
   );
 
+  const react = useCallback(
+    async (m: Message, emoji: string) => {
+      try {
+        const answer = await reactToMessage(m.id, emoji);
+        if (answer) dispatch({ type: 'update', message: answer });
+      } catch (err) {
+        toastError(err);
+      }
+    },
+    [dispatch],
+  );
+
   const quoteClick = useCallback((id: number) => {
     if (!list.current?.scrollToMessage(id)) toast.info(t('conversation.quotedNotLoaded'), { toastId: 'quoted-not-loaded' });
   }, [t]);
@@ -271,11 +293,9 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
     async (card: VCardContact) => {
       if (!ticket) return;
       try {
-        let contactId: number;
-        try {
-          contactId = (await contactByNumber(card.number)).contactId;
-        } catch (err) {
-          if (!(err instanceof HttpError) || err.status !== 404) throw err;
+        // contactId 0: the number is not a contact yet.
+        let contactId = (await contactByNumber(card.number)).contactId;
+        if (!contactId) {
           const name = (card.name || '').trim().slice(0, 50);
           contactId = (await createContact({ name: name.length >= 2 ? name : card.number, number: card.number })).id;
         }
@@ -337,6 +357,8 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
             onRetry={retry}
             onQuoteClick={quoteClick}
             onChatContact={chatWith}
+            onReact={['open', 'group'].includes(ticket.status) ? (m, e) => void react(m, e) : undefined}
+            reactionChoices={REACTIONS_BY_CHANNEL[ticket.channel] ?? []}
           />
           {selecting ? (
             <SelectBar data-testid="forward-bar">
@@ -357,7 +379,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
         {contactOpen ? <ContactDrawer ticket={ticket} onClose={() => setContactOpen(false)} onContactChange={onContactChange} /> : null}
       </Body>
       <ForwardModal open={forwardOpen} count={selected.size} onClose={() => setForwardOpen(false)} onConfirm={(c) => void forward(c)} busy={forwarding} />
-      <EditMessageModal open={editing !== null} initial={editing?.body ?? ''} onClose={() => setEditing(null)} onSave={(b) => void saveEdit(b)} busy={busy} />
+      <EditMessageModal open={editing !== null} initial={(editing?.body ?? '').replace(SIGNATURE_LINE, '')} onClose={() => setEditing(null)} onSave={(b) => void saveEdit(b)} busy={busy} />
       <ConfirmDialog
         open={toDelete !== null}
         title={t('conversation.deleteMessage.title')}

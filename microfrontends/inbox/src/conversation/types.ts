@@ -37,6 +37,7 @@ export interface Contact {
   isGroup?: boolean;
   active?: boolean;
   disableBot?: boolean;
+  acceptAudioMessage?: boolean;
   urlPicture?: string | null;
   profilePicUrl?: string | null;
   channel?: string;

@@ -23,11 +23,31 @@ export interface SearchFilters {
 
 export const EMPTY_SEARCH: SearchFilters = { term: '', tags: [], whatsapps: [], statuses: [], users: [] };
 
-/** One list of the manager: which tab, whether show-all is on, and the search filters of the search tab. */
+/**
+ * The filters of every tab (issue 20 item 4), sent as GET /tickets' existing parameters: departments
+ * (`queueIds`, JSON; 0 = no queue; empty = every department the viewer sees), unread only
+ * (`withUnreadMessages`), and a period of last activity (`dateStart` / `dateEnd`, `YYYY-MM-DD`).
+ */
+export interface ListFilters {
+  queueIds: number[];
+  unread: boolean;
+  dateStart: string;
+  dateEnd: string;
+}
+
+export const NO_FILTERS: ListFilters = { queueIds: [], unread: false, dateStart: '', dateEnd: '' };
+
+/** True when any filter narrows the lists. */
+export function hasFilters(f: ListFilters | undefined): boolean {
+  return Boolean(f && (f.queueIds.length || f.unread || f.dateStart || f.dateEnd));
+}
+
+/** One list of the manager: which tab, whether show-all is on, the search filters and the list filters. */
 export interface ListSpec {
   kind: ListKind;
   showAll: boolean;
   search?: SearchFilters;
+  filters?: ListFilters;
 }
 
 /** True when the search tab has something to search for (search starts on input). */
@@ -38,8 +58,8 @@ export function hasSearchInput(s: SearchFilters | undefined): boolean {
 export const inboxKeys = {
   all: ['inbox'] as const,
   lists: ['inbox', 'tickets'] as const,
-  list: (spec: ListSpec) => ['inbox', 'tickets', spec.kind, spec.showAll, spec.kind === 'search' ? (spec.search ?? EMPTY_SEARCH) : null] as const,
-  counts: (showAll: boolean) => ['inbox', 'counts', showAll] as const,
+  list: (spec: ListSpec) => ['inbox', 'tickets', spec.kind, spec.showAll, spec.kind === 'search' ? (spec.search ?? EMPTY_SEARCH) : null, hasFilters(spec.filters) ? spec.filters : null] as const,
+  counts: (showAll: boolean, filters?: ListFilters) => ['inbox', 'counts', showAll, hasFilters(filters) ? filters : null] as const,
   ticket: (uuid: string) => ['inbox', 'ticket', uuid] as const,
   queues: ['inbox', 'queues'] as const,
   connections: ['inbox', 'connections'] as const,
@@ -50,7 +70,7 @@ export const inboxKeys = {
 
 /** The query parameters of GET /tickets for one page of a list (arrays as JSON strings, as the API reads them). */
 export function listQuery(spec: ListSpec, pageNumber: number): Query {
-  const q: Query = { status: spec.kind, pageNumber, showAll: spec.showAll ? 'true' : 'false' };
+  const q: Query = { status: spec.kind, pageNumber, showAll: spec.showAll ? 'true' : 'false', ...filterQuery(spec.filters) };
   if (spec.kind === 'search' && spec.search) {
     const s = spec.search;
     if (s.term.trim()) q.searchParam = s.term.trim();
@@ -62,14 +82,25 @@ export function listQuery(spec: ListSpec, pageNumber: number): Query {
   return q;
 }
 
+/** The GET /tickets parameters of the list filters. */
+export function filterQuery(f: ListFilters | undefined): Query {
+  const q: Query = {};
+  if (!f) return q;
+  if (f.queueIds.length) q.queueIds = JSON.stringify(f.queueIds);
+  if (f.unread) q.withUnreadMessages = 'true';
+  if (f.dateStart) q.dateStart = f.dateStart;
+  if (f.dateEnd) q.dateEnd = f.dateEnd;
+  return q;
+}
+
 /** `GET /tickets`: one page (40 tickets) of a list. */
 export function fetchTicketPage(spec: ListSpec, pageNumber: number, signal?: AbortSignal): Promise<TicketPage> {
   return api.get<TicketPage>('/tickets', { query: listQuery(spec, pageNumber), signal });
 }
 
 /** The open / pending / group badge counts (`counts` of GET /tickets, open tab's own-only rule per `showAll`). */
-export async function fetchCounts(showAll: boolean, signal?: AbortSignal): Promise<TabCounts> {
-  const page = await api.get<TicketPage>('/tickets', { query: { status: 'open', pageNumber: 1, showAll: showAll ? 'true' : 'false' }, signal });
+export async function fetchCounts(showAll: boolean, signal?: AbortSignal, filters?: ListFilters): Promise<TabCounts> {
+  const page = await api.get<TicketPage>('/tickets', { query: { status: 'open', pageNumber: 1, showAll: showAll ? 'true' : 'false', ...filterQuery(filters) }, signal });
   return page.counts ?? { open: 0, pending: 0, group: 0 };
 }
 
@@ -126,7 +157,35 @@ export function useUsersList(enabled = true) {
   return useQuery({ queryKey: inboxKeys.users, queryFn: ({ signal }) => api.get<UserListItem[]>('/users/list', { signal }), staleTime: LONG, enabled });
 }
 
-/** `GET /tags/list`: the company's tags. */
+/** `GET /tags/list`: the company's tags (every kind). */
 export function useTagsList(enabled = true) {
   return useQuery({ queryKey: inboxKeys.tags, queryFn: ({ signal }) => api.get<Tag[]>('/tags/list', { signal }), staleTime: LONG, enabled });
 }
+
+/** `POST /tags` {name, color, kanban 0}: a new plain tag (name at least 3 characters). */
+export function createTag(name: string, color: string): Promise<Tag> {
+  return api.post<Tag>('/tags', { name, color, kanban: 0 });
+}
+
+/** `PUT /ticket-tags/:ticketId/:tagId`: links a tag to a ticket (the ticket's update event follows). */
+export function linkTicketTag(ticketId: number, tagId: number): Promise<unknown> {
+  return api.put(`/ticket-tags/${ticketId}/${tagId}`);
+}
+
+/** `DELETE /ticket-tags/:ticketId/:tagId`: unlinks a tag from a ticket. */
+export function unlinkTicketTag(ticketId: number, tagId: number): Promise<unknown> {
+  return api.delete(`/ticket-tags/${ticketId}/${tagId}`);
+}
+
+/** `GET /contactTags/:contactId`: the contact's tags. */
+export async function fetchContactTags(contactId: number, signal?: AbortSignal): Promise<Tag[]> {
+  return (await api.get<{ tags: Tag[] }>(`/contactTags/${contactId}`, { signal })).tags ?? [];
+}
+
+/** `POST /tags/sync` {contactId, tags}: replaces the contact's tags; answers the contact with them. */
+export function syncContactTags(contactId: number, tagIds: number[]): Promise<{ id: number; tags?: Tag[] }> {
+  return api.post<{ id: number; tags?: Tag[] }>('/tags/sync', { contactId, tags: tagIds.map((id) => ({ id })) });
+}
+
+/** Query key of a contact's tags. */
+export const contactTagsKey = (contactId: number) => ['inbox', 'contactTags', contactId] as const;

@@ -24,7 +24,7 @@ export function otherTicketFacts(err: unknown): OtherTicketFacts | undefined {
   const e = (err && typeof err === 'object' ? err : {}) as ErrorWithData;
   const data = e.response?.data ?? e.data;
   if (!data || typeof data !== 'object') return undefined;
-  if (data.error === 'ERR_OTHER_OPEN_TICKET') {
+  if (data.code === 'ERR_OTHER_OPEN_TICKET' || data.error === 'ERR_OTHER_OPEN_TICKET') {
     const nested = (data.ticket && typeof data.ticket === 'object' ? data.ticket : {}) as OtherTicketFacts;
     return {
       ticketId: (data.ticketId as number | undefined) ?? nested.id ?? nested.ticketId,

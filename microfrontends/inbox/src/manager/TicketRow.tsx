@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { useTranslation } from 'react-i18next';
 import { ChannelIcon } from './ChannelIcon';
 import { NO_QUEUE_COLOR, readableOn, safeColor } from '../lib/color';
+import { previewText } from '@atendo/web-ui';
 import { cut, formatTicketTime, initials, lastMessageKind, LAST_MESSAGE_CUT, NAME_CUT, ratingEmoji } from '../lib/format';
 import { usePresence } from '../lib/presence';
 import type { Viewer } from '../lib/viewer';
@@ -221,7 +222,8 @@ export const TicketRow = memo(function TicketRow({ ticket, viewer, selected = fa
   const unread = ticket.unreadMessages > 0;
   const name = cut(ticket.contact?.name ?? '', NAME_CUT);
   const kind = lastMessageKind(ticket.lastMessage);
-  const preview = kind === 'location' ? t('row.location') : kind === 'vcard' ? t('row.vcard') : cut(ticket.lastMessage ?? '', LAST_MESSAGE_CUT);
+  // WhatsApp formatting is not shown as markup: a signed reply reads "Ana: texto" (issue 20 item 9).
+  const preview = kind === 'location' ? t('row.location') : kind === 'vcard' ? t('row.vcard') : cut(previewText(ticket.lastMessage), LAST_MESSAGE_CUT);
   const emoji = closed ? ratingEmoji(ticket.userRating) : undefined;
   const tags = ticket.tags ?? [];
   const stripe = ticket.queue ? safeColor(ticket.queue.color, NO_QUEUE_COLOR) : NO_QUEUE_COLOR;

@@ -63,7 +63,7 @@ export function TicketsList({ spec, enabled = true, viewer, selectedUuid, action
     queryFn: async ({ pageParam, signal }) => {
       const page = await fetchTicketPage(spec, pageParam, signal);
       // The tab badges come with every first page (same filters outside the search tab): no extra call.
-      if (pageParam === 1 && page.counts && spec.kind !== 'search') queryClient.setQueryData(inboxKeys.counts(spec.showAll), page.counts);
+      if (pageParam === 1 && page.counts && spec.kind !== 'search') queryClient.setQueryData(inboxKeys.counts(spec.showAll, spec.filters), page.counts);
       return page;
     },
     initialPageParam: 1,

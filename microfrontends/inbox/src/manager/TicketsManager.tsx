@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { toastError } from '@atendo/web-api';
 import { Icon, IconButton, MenuItem, Popover } from '@atendo/web-ui';
-import { closeAllTickets, EMPTY_SEARCH, fetchCounts, hasSearchInput, inboxKeys, useConnections, useTagsList, useUsersList, type ListSpec, type SearchFilters } from '../lib/api';
+import { closeAllTickets, EMPTY_SEARCH, fetchCounts, hasFilters, hasSearchInput, inboxKeys, NO_FILTERS, useConnections, useQueues, useTagsList, useUsersList, type ListFilters, type ListSpec, type SearchFilters } from '../lib/api';
+import { useSessionUser } from '@atendo/web-api';
+import { PeriodFilter } from './PeriodFilter';
 import { useDebounced } from '../lib/hooks';
 import { useErrorToast } from '../lib/errors';
 import { canShowAll, type Viewer } from '../lib/viewer';
@@ -27,6 +29,18 @@ export const SEARCH_STATUSES: TicketStatus[] = ['open', 'closed', 'pending', 'gr
 
 /** localStorage key of the show-all toggle. */
 export const SHOW_ALL_KEY = 'inbox.showAll';
+/** localStorage key of the departments filter of user `userId` (remembered per user). */
+export const queuesFilterKey = (userId: number) => `inbox.selectedQueues.${userId}`;
+
+/** The remembered departments filter of `userId` (ids; 0 = no queue). */
+export function readSelectedQueues(userId: number): number[] {
+  try {
+    const v: unknown = JSON.parse(window.localStorage.getItem(queuesFilterKey(userId)) ?? '[]');
+    return Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x) && x >= 0) : [];
+  } catch {
+    return [];
+  }
+}
 
 const Pane = styled.section`
   position: relative;
@@ -93,6 +107,16 @@ const Toggle = styled.label`
   input { accent-color: ${(p) => p.theme.colors.primary}; width: 16px; height: 16px; }
 `;
 
+const UnreadToggle = styled.label`
+  display: inline-flex;
+  align-items: center;
+  gap: 6px;
+  font-size: ${(p) => p.theme.font.size.sm};
+  color: ${(p) => p.theme.colors.textMuted};
+  cursor: pointer;
+  input { accent-color: ${(p) => p.theme.colors.primary}; width: 16px; height: 16px; }
+`;
+
 const SearchBox = styled.input`
   flex: 1 1 100%;
   min-width: 0;
@@ -143,7 +167,8 @@ function readShowAll(): boolean {
 /**
  * The ticket manager (spec 2-tickets.md §2 "Ticket manager", §6): tabs open (sub-tabs assigned, pending
  * and group with count badges), closed and search (a 500 ms debounced box and filters by tags,
- * connections, status and, for admins, users); the show-all toggle for admins and allTicket users; a
+ * connections, status and, for admins, users); on every tab the departments filter (remembered per user),
+ * unread only and a period (sent as `queueIds`, `withUnreadMessages`, `dateStart`/`dateEnd`); the show-all toggle for admins and allTicket users; a
  * speed-dial with "new ticket" and (admins) "close all". `openUuid` is the conversation shown beside it.
  */
 export function TicketsManager({ viewer, openUuid }: { viewer: Viewer; openUuid: string | null }) {
@@ -158,6 +183,22 @@ export function TicketsManager({ viewer, openUuid }: { viewer: Viewer; openUuid:
   const [term, setTerm] = useState('');
   const debouncedTerm = useDebounced(term);
   const [filters, setFilters] = useState<Omit<SearchFilters, 'term'>>({ tags: [], whatsapps: [], statuses: [], users: [] });
+  // The filters of every tab: departments (remembered per user), unread only, period.
+  const [listFilters, setListFilters] = useState<ListFilters>(() => ({ ...NO_FILTERS, queueIds: readSelectedQueues(viewer.id) }));
+  useEffect(() => {
+    try {
+      window.localStorage.setItem(queuesFilterKey(viewer.id), JSON.stringify(listFilters.queueIds));
+    } catch {
+      /* storage unavailable */
+    }
+  }, [listFilters.queueIds, viewer.id]);
+  const sessionUser = useSessionUser();
+  const allQueues = useQueues(viewer.admin);
+  const queueOptions = useMemo(() => {
+    const list = viewer.admin && allQueues.data?.length ? allQueues.data : (sessionUser?.queues ?? []);
+    return [...list.map((q) => ({ value: q.id, label: q.name, color: q.color })), { value: 0, label: t('filters.noQueue') }];
+  }, [viewer.admin, allQueues.data, sessionUser?.queues, t]);
+  const activeFilters = hasFilters(listFilters) ? listFilters : undefined;
   const [dialOpen, setDialOpen] = useState(false);
   const [newOpen, setNewOpen] = useState(false);
   const [confirmCloseAll, setConfirmCloseAll] = useState(false);
@@ -174,7 +215,7 @@ export function TicketsManager({ viewer, openUuid }: { viewer: Viewer; openUuid:
   // The badges come with the lists' first pages; this query re-reads them after live changes (and serves
   // the search tab), once a list has loaded, so opening the page costs one request.
   const [countsOn, setCountsOn] = useState(false);
-  const counts = useQuery({ queryKey: inboxKeys.counts(showAll), queryFn: ({ signal }) => fetchCounts(showAll, signal), staleTime: 10_000, enabled: countsOn || tab === 'search' });
+  const counts = useQuery({ queryKey: inboxKeys.counts(showAll, activeFilters), queryFn: ({ signal }) => fetchCounts(showAll, signal, activeFilters), staleTime: 10_000, enabled: countsOn || tab === 'search' });
   const enableCounts = useCallback(() => setCountsOn(true), []);
   useErrorToast(counts.error);
   const badge: TabCounts = counts.data ?? { open: 0, pending: 0, group: 0 };
@@ -188,7 +229,7 @@ export function TicketsManager({ viewer, openUuid }: { viewer: Viewer; openUuid:
   useErrorToast(users.error);
 
   const search: SearchFilters = useMemo(() => ({ ...EMPTY_SEARCH, ...filters, term: debouncedTerm.trim(), users: viewer.admin ? filters.users : [] }), [filters, debouncedTerm, viewer.admin]);
-  const spec: ListSpec = tab === 'open' ? { kind: sub, showAll } : tab === 'closed' ? { kind: 'closed', showAll } : { kind: 'search', showAll, search };
+  const spec: ListSpec = tab === 'open' ? { kind: sub, showAll, filters: activeFilters } : tab === 'closed' ? { kind: 'closed', showAll, filters: activeFilters } : { kind: 'search', showAll, search, filters: activeFilters };
   const searchReady = hasSearchInput(search);
 
   useEffect(() => {
@@ -255,6 +296,22 @@ export function TicketsManager({ viewer, openUuid }: { viewer: Viewer; openUuid:
           ))}
         </TabBar>
       ) : null}
+
+      <Toolbar data-testid="list-filters">
+        <FilterMenu
+          label={t('filters.queues')}
+          emptyText={t('search.none')}
+          testId="filter-queues"
+          options={queueOptions}
+          selected={listFilters.queueIds}
+          onChange={(v) => setListFilters((f) => ({ ...f, queueIds: v }))}
+        />
+        <UnreadToggle>
+          <input type="checkbox" role="switch" aria-checked={listFilters.unread} checked={listFilters.unread} onChange={(e) => setListFilters((f) => ({ ...f, unread: e.target.checked }))} data-testid="filter-unread" />
+          {t('filters.unread')}
+        </UnreadToggle>
+        <PeriodFilter from={listFilters.dateStart} to={listFilters.dateEnd} onChange={(dateStart, dateEnd) => setListFilters((f) => ({ ...f, dateStart, dateEnd }))} />
+      </Toolbar>
 
       {tab === 'search' ? (
         <Toolbar>

@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
-import { EMPTY_SEARCH, inboxKeys, type ListKind, type ListSpec, type SearchFilters } from '../lib/api';
+import { EMPTY_SEARCH, inboxKeys, type ListFilters, type ListKind, type ListSpec, type SearchFilters } from '../lib/api';
 import type { Viewer } from '../lib/viewer';
 import type { TicketPage } from '../types';
 import { applyToPages, type LiveEvent } from './live';
@@ -8,9 +8,14 @@ const KINDS: ListKind[] = ['open', 'pending', 'group', 'closed', 'search'];
 
 /** The list a cached query key (`inboxKeys.list(spec)`) belongs to, or undefined for other keys. */
 export function specFromKey(key: QueryKey): ListSpec | undefined {
-  const [area, what, kind, showAll, search] = key as unknown[];
+  const [area, what, kind, showAll, search, filters] = key as unknown[];
   if (area !== 'inbox' || what !== 'tickets' || !KINDS.includes(kind as ListKind)) return undefined;
-  return { kind: kind as ListKind, showAll: showAll === true, search: kind === 'search' ? ((search as SearchFilters | null) ?? EMPTY_SEARCH) : undefined };
+  return {
+    kind: kind as ListKind,
+    showAll: showAll === true,
+    search: kind === 'search' ? ((search as SearchFilters | null) ?? EMPTY_SEARCH) : undefined,
+    filters: (filters as ListFilters | null) ?? undefined,
+  };
 }
 
 /**

@@ -30,6 +30,15 @@ export type LiveEvent =
  */
 export function belongsTo(spec: ListSpec, viewer: Viewer, t: Ticket): boolean | 'inPlace' {
   if (!canSeeTicket(viewer, t)) return false;
+  const f = spec.filters;
+  // Departments filter (0 = no queue): a ticket whose queue is not selected leaves (spec §4).
+  if (f?.queueIds.length && !f.queueIds.includes(t.queueId ?? 0)) return false;
+  if (f?.unread && !(t.unreadMessages > 0)) return false;
+  // A period is a past window: live tickets update in place, never enter.
+  if (f && (f.dateStart || f.dateEnd)) {
+    const base = belongsTo({ ...spec, filters: { ...f, dateStart: '', dateEnd: '' } }, viewer, t);
+    return base === false ? false : 'inPlace';
+  }
   switch (spec.kind) {
     case 'open':
       return t.status === 'open' && ((spec.showAll && canShowAll(viewer)) || t.userId === viewer.id);
@@ -105,7 +114,7 @@ function merged(existing: Ticket | undefined, incoming: Ticket): Ticket {
   return { ...existing, ...incoming, contact };
 }
 
-function dropNullish<T extends Record<string, unknown>>(o: T): Partial<T> {
+function dropNullish<T extends object>(o: T): Partial<T> {
   const out: Partial<T> = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null) (out as Record<string, unknown>)[k] = v;
   return out;
@@ -128,10 +137,10 @@ export function applyToPages(data: Pages, spec: ListSpec, viewer: Viewer, ev: Li
       return fit === true ? prepend(data, ev.ticket) : data;
     }
     case 'message': {
-      const fit = belongsTo(spec, viewer, ev.ticket);
       const existing = find(data, ev.ticket.id);
-      if (fit === false) return remove(data, ev.ticket.id);
       const next = { ...merged(existing, ev.ticket), unreadMessages: unreadAfterMessage(existing, ev) };
+      const fit = belongsTo(spec, viewer, next);
+      if (fit === false) return remove(data, ev.ticket.id);
       if (fit === true) return prepend(data, next);
       return existing ? mapTickets(data, (t) => (t.id === next.id ? next : t)) : data;
     }

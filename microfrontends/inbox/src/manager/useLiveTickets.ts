@@ -1,11 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { getSocket, useSocketEvent } from '@atendo/web-api';
-import { getVolume } from '@atendo/web-ui';
 import { inboxKeys } from '../lib/api';
 import { setPresence } from '../lib/presence';
-import { playNotificationSound } from '../lib/sound';
-import { canSeeTicket, notifiesViewer, type Viewer } from '../lib/viewer';
+import type { Viewer } from '../lib/viewer';
 import type { AppMessageEvent, ContactEvent, PresenceEvent, TicketEvent } from '../types';
 import { applyLiveToCache } from './cache';
 
@@ -18,8 +16,8 @@ export const COUNTS_REFRESH_MS = 800;
  * - `company-{cid}-ticket`: update -> upsert in every cached list (leaving the lists it no longer
  *   matches), delete -> remove, updateUnread -> unread count 0;
  * - `company-{cid}-appMessage` create -> the ticket moves to the top of its list; the unread count goes
- *   up unless the message is ours or its conversation is open (`openUuid`); an inbound message of a
- *   ticket that notifies the viewer plays the notification sound at the top bar's volume;
+ *   up unless the message is ours or its conversation is open (`openUuid`) (the sound, the bell and desktop
+ *   notifications are the shell's, on every page: shell/src/hooks/useTicketNotifications.ts);
  * - `company-{cid}-contact` update -> the contact is merged into its tickets' rows;
  * - `company-{cid}-presence` -> typing / recording indicators.
  * The badge counts are re-read shortly after changes, and every list after a socket reconnection
@@ -59,9 +57,6 @@ export function useLiveTickets(companyId: number | undefined, viewer: Viewer | n
     const ticket = data.contact && !data.ticket.contact ? { ...data.ticket, contact: data.contact } : data.ticket;
     applyLiveToCache(queryClient, viewer, { type: 'message', ticket, fromMe, openUuid: openRef.current });
     refreshCounts();
-    if (!fromMe && !data.message?.isPrivate && canSeeTicket(viewer, ticket) && notifiesViewer(viewer, ticket)) {
-      playNotificationSound(getVolume());
-    }
   });
 
   useSocketEvent<ContactEvent>(prefix && `${prefix}-contact`, (data) => {

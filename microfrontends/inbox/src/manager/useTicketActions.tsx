@@ -7,6 +7,7 @@ import type { Viewer } from '../lib/viewer';
 import { AcceptTicketModal } from '../modals/AcceptTicketModal';
 import { TicketOpenInfoDialog, type OtherTicketInfo } from '../modals/Dialogs';
 import { TransferTicketModal, type TransferChoice } from '../modals/TransferTicketModal';
+import { useCloseTicket } from '../modals/CloseTicketFlow';
 import type { Ticket } from '../types';
 import { applyLiveToCache } from './cache';
 
@@ -36,7 +37,8 @@ const assignedStatus = (t: Ticket): 'open' | 'group' => (t.isGroup ? 'group' : '
  * - accept: {status open|group, userId: me}; a ticket without a department first asks for one
  *   (AcceptTicketModal); then the conversation opens and `onAccepted` runs;
  * - ignore: {status closed, sendFarewellMessage false, amountUsedBotQueues 0};
- * - close: {status closed};
+ * - close: the close flow shared with the conversation header (modals/CloseTicketFlow.tsx: the two
+ *   choices, and the tag step when the company requires a tag);
  * - reopen: like accept; when the answer is another active ticket of another user, the "ticket already
  *   open" dialog names that user and department, otherwise that ticket opens;
  * - transfer: TransferTicketModal, then {queueId, userId, status: open|group with a user, else pending};
@@ -84,6 +86,14 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
     [navigate, onAccepted, viewer.id],
   );
 
+  // "Resolver" on a row is the header's close: the two choices, and the tag step under requiredTag.
+  const closeFlow = useCloseTicket({
+    onClosed: (answer, ticket) => {
+      if (answer && answer.id === ticket.id) applyLiveToCache(queryClient, viewer, { type: 'upsert', ticket: answer });
+      if (openUuid && ticket.uuid === openUuid) navigate('/tickets');
+    },
+  });
+
   const leaveIfOpen = useCallback(
     (ticket: Ticket) => {
       if (openUuid && ticket.uuid === openUuid) navigate('/tickets');
@@ -91,6 +101,7 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
     [navigate, openUuid],
   );
 
+  const closeStart = closeFlow.start;
   const actions = useMemo(
     () => ({
       open: (t: Ticket) => {
@@ -101,14 +112,14 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
         else void run(t, { status: assignedStatus(t), userId: viewer.id }, (a) => openAnswer(t, a));
       },
       ignore: (t: Ticket) => void run(t, { status: 'closed', sendFarewellMessage: false, amountUsedBotQueues: 0 }, () => leaveIfOpen(t)),
-      close: (t: Ticket) => void run(t, { status: 'closed' }, () => leaveIfOpen(t)),
+      close: (t: Ticket) => closeStart(t),
       reopen: (t: Ticket) => {
         if (t.queueId == null && !t.isGroup) setAcceptFor({ ticket: t, mode: 'reopen' });
         else void run(t, { status: assignedStatus(t), userId: viewer.id }, (a) => openAnswer(t, a));
       },
       transfer: (t: Ticket) => setTransferFor(t),
     }),
-    [leaveIfOpen, navigate, openAnswer, run, viewer.id],
+    [closeStart, leaveIfOpen, navigate, openAnswer, run, viewer.id],
   );
 
   const acceptWithQueue = (queueId: number) => {
@@ -138,6 +149,7 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
       <AcceptTicketModal ticket={acceptFor?.ticket ?? null} mode={acceptFor?.mode} queues={acceptQueues} busy={busyId !== null} onSubmit={acceptWithQueue} onClose={() => setAcceptFor(null)} />
       <TransferTicketModal ticket={transferFor} busy={busyId !== null} onSubmit={doTransfer} onClose={() => setTransferFor(null)} />
       <TicketOpenInfoDialog info={other} onClose={() => setOther(null)} />
+      {closeFlow.dialogs}
     </>
   );
 

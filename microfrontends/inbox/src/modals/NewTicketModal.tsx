@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import styled from 'styled-components';
 import { useTranslation } from 'react-i18next';
-import { toastError, useSessionUser } from '@atendo/web-api';
-import { Button, Modal, SelectField, TextField } from '@atendo/web-ui';
+import { api, HttpError, toastError, useSessionUser } from '@atendo/web-api';
+import { Button, Modal, SelectField, Spinner, TextField } from '@atendo/web-ui';
+import type { NewNumberValue } from './NewNumberFields';
 import { createTicket, inboxKeys, searchContacts, useConnections, useQueues } from '../lib/api';
 import { otherTicketFacts, useErrorToast } from '../lib/errors';
 import { useDebounced } from '../lib/hooks';
@@ -13,6 +14,35 @@ import { DialogActions, DialogForm } from './Dialogs';
 
 /** The contact search of the new-ticket dialog starts at this many characters (spec 2-tickets.md §5). */
 export const CONTACT_SEARCH_MIN = 3;
+
+/** Channels a new number can be written on (Messenger and Instagram contacts are not phone numbers). */
+export const NUMBER_CHANNELS = ['whatsapp', 'whatsappapi'];
+
+/** The new-number fields load with the phone library only when that step is chosen. */
+const NewNumberFields = lazy(() => import('./NewNumberFields'));
+
+const Modes = styled.div`
+  display: flex;
+  gap: 6px;
+  button[aria-pressed='true'] { border-color: ${(p) => p.theme.colors.primary}; color: ${(p) => p.theme.colors.primary}; }
+`;
+
+/**
+ * The contact of a new number: `POST /contacts` {name, number, channel} (name: the given one, else the
+ * number); a number that is a contact already (409 ERR_DUPLICATED_CONTACT) is looked up instead.
+ */
+async function contactForNumber(v: NewNumberValue, channel: string): Promise<ContactListItem> {
+  const number = v.number!;
+  const name = v.name.trim().length >= 2 ? v.name.trim() : number.international;
+  try {
+    return await api.post<ContactListItem>('/contacts', { name, number: number.digits, channel });
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.code !== 'ERR_DUPLICATED_CONTACT') throw err;
+    const { contactId } = await api.get<{ contactId: number }>(`/contacts/profile/${number.digits}`);
+    if (!contactId) throw err;
+    return { id: contactId, name, number: number.digits, channel };
+  }
+}
 
 const Results = styled.ul`
   list-style: none;
@@ -52,7 +82,8 @@ const Chosen = styled.div`
 
 /**
  * The new-ticket dialog (spec 2-tickets.md §2 "Modals", §4, §5): a contact search (GET /contacts, from 3
- * characters, debounced), the department (the viewer's queues; admins may pick any queue or none;
+ * characters, debounced) or a new number (issue 20 item 5: normalised with libphonenumber-js, name optional;
+ * the contact is created on the chosen WhatsApp connection's channel, or found when it exists), the department (the viewer's queues; admins may pick any queue or none;
  * required unless admin: 'Selecione uma fila') and the connection (GET /whatsapp; empty = the default).
  * POST /tickets; on success `onCreated(ticket)`. A 409 ERR_OTHER_OPEN_TICKET goes to `onOtherOpen(facts)`
  * (the caller opens the ticket when its owner is the viewer, else shows who serves it); other errors are
@@ -67,6 +98,9 @@ export function NewTicketModal({ open, viewer, onCreated, onOtherOpen, onClose }
   const [whatsappId, setWhatsappId] = useState('');
   const [errors, setErrors] = useState<{ contact?: string; queue?: string }>({});
   const [busy, setBusy] = useState(false);
+  const [mode, setMode] = useState<'existing' | 'new'>('existing');
+  const [fresh, setFresh] = useState<NewNumberValue>({ number: undefined, typed: '', name: '' });
+  const [tried, setTried] = useState(false);
   const debounced = useDebounced(term.trim());
   const searching = open && !contact && debounced.length >= CONTACT_SEARCH_MIN;
 
@@ -84,23 +118,30 @@ export function NewTicketModal({ open, viewer, onCreated, onOtherOpen, onClose }
     setQueueId('');
     setWhatsappId('');
     setErrors({});
+    setMode('existing');
+    setTried(false);
   }, [open]);
 
   const queueOptions = useMemo(() => {
     const mine = user?.queues ?? [];
     return viewer.admin && allQueues.data?.length ? allQueues.data : mine;
   }, [user?.queues, viewer.admin, allQueues.data]);
-  const connectionOptions = (connections.data ?? []).filter((c) => !c.status || c.status === 'CONNECTED');
+  const connectionOptions = (connections.data ?? []).filter((c) => (!c.status || c.status === 'CONNECTED') && (mode === 'existing' || NUMBER_CHANNELS.includes(c.channel)));
 
   const submit = async () => {
     const next: { contact?: string; queue?: string } = {};
-    if (!contact) next.contact = t('newTicket.contactRequired');
+    setTried(true);
+    if (mode === 'existing' && !contact) next.contact = t('newTicket.contactRequired');
+    if (mode === 'new' && !fresh.number) next.contact = t('newContact.invalidNumber');
     if (!queueId && !viewer.admin) next.queue = t('validation.queueRequired');
     setErrors(next);
-    if (next.contact || next.queue || !contact) return;
+    if (next.contact || next.queue) return;
     setBusy(true);
     try {
-      const ticket = await createTicket({ contactId: contact.id, queueId: queueId ? Number(queueId) : null, whatsappId: whatsappId ? Number(whatsappId) : null, userId: viewer.id, status: 'open' });
+      // A new number: its contact first, on the chosen connection's channel.
+      const chosen = (connections.data ?? []).find((c) => String(c.id) === whatsappId);
+      const target = mode === 'new' ? await contactForNumber(fresh, chosen?.channel && NUMBER_CHANNELS.includes(chosen.channel) ? chosen.channel : 'whatsapp') : contact!;
+      const ticket = await createTicket({ contactId: target.id, queueId: queueId ? Number(queueId) : null, whatsappId: whatsappId ? Number(whatsappId) : null, userId: viewer.id, status: 'open' });
       onCreated(ticket);
     } catch (err) {
       const facts = otherTicketFacts(err);
@@ -120,7 +161,19 @@ export function NewTicketModal({ open, viewer, onCreated, onOtherOpen, onClose }
           void submit();
         }}
       >
-        {contact ? (
+        <Modes role="group" aria-label={t('newTicket.contact')}>
+          <Button variant="secondary" aria-pressed={mode === 'existing'} onClick={() => setMode('existing')} data-testid="new-ticket-mode-existing">
+            {t('newContact.existing')}
+          </Button>
+          <Button variant="secondary" aria-pressed={mode === 'new'} onClick={() => setMode('new')} data-testid="new-ticket-mode-new">
+            {t('newContact.tab')}
+          </Button>
+        </Modes>
+        {mode === 'new' ? (
+          <Suspense fallback={<Spinner size={24} label={t('loading')} />}>
+            <NewNumberFields onChange={setFresh} showErrors={tried} />
+          </Suspense>
+        ) : contact ? (
           <Chosen data-testid="new-ticket-contact">
             <span>
               {contact.name} <Hint as="span">{contact.number}</Hint>
@@ -170,7 +223,7 @@ export function NewTicketModal({ open, viewer, onCreated, onOtherOpen, onClose }
           <option value="">{t('newTicket.defaultConnection')}</option>
           {connectionOptions.map((c) => (
             <option key={c.id} value={c.id}>
-              {c.name}
+              {c.name} ({t(`row.channel.${['whatsapp', 'whatsappapi', 'facebook', 'instagram'].includes(c.channel) ? c.channel : 'whatsapp'}`)})
             </option>
           ))}
         </SelectField>

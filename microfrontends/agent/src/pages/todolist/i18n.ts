@@ -1,0 +1,61 @@
+/** Texts of the to-do page (namespace `agent`, key `todo`). */
+export const texts = {
+  'pt-BR': {
+    todo: {
+      title: 'Tarefas',
+      count_one: '{{count}} tarefa',
+      count_many: '{{count}} tarefas',
+      count_other: '{{count}} tarefas',
+      placeholder: 'Nova tarefa',
+      add: 'Adicionar',
+      save: 'Salvar',
+      empty: 'Nenhuma tarefa. Escreva uma acima.',
+      updatedAt: 'Última atualização',
+      edit: 'Editar tarefa {{text}}',
+      delete: 'Excluir tarefa {{text}}',
+    },
+  },
+  en: {
+    todo: {
+      title: 'To-do',
+      count_one: '{{count}} task',
+      count_other: '{{count}} tasks',
+      placeholder: 'New task',
+      add: 'Add',
+      save: 'Save',
+      empty: 'No tasks. Write one above.',
+      updatedAt: 'Last updated',
+      edit: 'Edit task {{text}}',
+      delete: 'Delete task {{text}}',
+    },
+  },
+  es: {
+    todo: {
+      title: 'Tareas',
+      count_one: '{{count}} tarea',
+      count_many: '{{count}} tareas',
+      count_other: '{{count}} tareas',
+      placeholder: 'Nueva tarea',
+      add: 'Agregar',
+      save: 'Guardar',
+      empty: 'No hay tareas. Escriba una arriba.',
+      updatedAt: 'Última actualización',
+      edit: 'Editar tarea {{text}}',
+      delete: 'Eliminar tarea {{text}}',
+    },
+  },
+  tr: {
+    todo: {
+      title: 'Görevler',
+      count_one: '{{count}} görev',
+      count_other: '{{count}} görev',
+      placeholder: 'Yeni görev',
+      add: 'Ekle',
+      save: 'Kaydet',
+      empty: 'Görev yok. Yukarıya bir tane yazın.',
+      updatedAt: 'Son güncelleme',
+      edit: '{{text}} görevini düzenle',
+      delete: '{{text}} görevini sil',
+    },
+  },
+};

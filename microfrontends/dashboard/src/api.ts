@@ -1,0 +1,118 @@
+import Papa from 'papaparse';
+import { api } from '@atendo/web-api';
+import type { Dashboard, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
+
+export type { Dashboard, DashboardAttendant, NpsInfo, ReportPage, ReportRow, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
+
+/** The period options of the filter (spec 1-platform.md §8). */
+export const PERIODS = [3, 7, 15, 30, 60, 90] as const;
+
+/** What the dashboard asks for: the last `days` days, or a range of days (YYYY-MM-DD). */
+export type RangeFilter = { kind: 'days'; days: number } | { kind: 'range'; from: string; to: string };
+
+/** The default filter: the current month (first day to today, the browser's calendar). */
+export function currentMonth(now: Date = new Date()): RangeFilter {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const y = now.getFullYear();
+  const m = pad(now.getMonth() + 1);
+  return { kind: 'range', from: `${y}-${m}-01`, to: `${y}-${m}-${pad(now.getDate())}` };
+}
+
+/** Query string values of a filter for `GET /dashboard` (date_from/date_to) or the chart routes (initialDate/finalDate). */
+export function rangeQuery(f: RangeFilter, names: 'dashboard' | 'charts'): Record<string, string | number> {
+  if (f.kind === 'days') return { days: f.days };
+  return names === 'dashboard' ? { date_from: f.from, date_to: f.to } : { initialDate: f.from, finalDate: f.to };
+}
+
+/** react-query keys (prefixed 'dashboard': one invalidation refreshes every figure). */
+export const keys = {
+  all: ['dashboard'] as const,
+  of: (what: string, f: RangeFilter) => ['dashboard', what, f] as const,
+};
+
+export const fetchDashboard = (f: RangeFilter, signal?: AbortSignal) => api.get<Dashboard>('/dashboard', { query: rangeQuery(f, 'dashboard'), signal });
+export const fetchPerDay = (f: RangeFilter, signal?: AbortSignal) => api.get<TicketsPerDay>('/dashboard/total-atendimentos', { query: rangeQuery(f, 'charts'), signal });
+export const fetchPerQueue = (f: RangeFilter, signal?: AbortSignal) => api.get<TicketsPerQueue>('/dashboard/queues', { query: rangeQuery(f, 'charts'), signal });
+export const fetchPerUser = (f: RangeFilter, signal?: AbortSignal) => api.get<TicketsPerUser>('/dashboard/ticketsUsers', { query: rangeQuery(f, 'charts'), signal });
+export const fetchNpsInfo = (f: RangeFilter, signal?: AbortSignal) => api.get<NpsInfo>('/dashboard/nps-info', { query: rangeQuery(f, 'charts'), signal });
+export const fetchClosed = (f: RangeFilter, signal?: AbortSignal) => api.get<number>('/dashboard/atendimentos-encerrados', { query: rangeQuery(f, 'charts'), signal });
+
+/** Filters of the reports page. */
+export interface ReportFilter {
+  from: string;
+  to: string;
+  queueId: string;
+  userId: string;
+  whatsappId: string;
+  status: string;
+}
+
+/** `GET /ticket/reports` (one page). */
+export function fetchReport(f: ReportFilter, pageNumber: number, pageSize = 50, signal?: AbortSignal): Promise<ReportPage> {
+  return api.get<ReportPage>('/ticket/reports', {
+    query: {
+      initialDate: f.from,
+      finalDate: f.to,
+      queueIds: f.queueId || undefined,
+      userIds: f.userId || undefined,
+      whatsappIds: f.whatsappId || undefined,
+      status: f.status || undefined,
+      pageNumber,
+      pageSize,
+    },
+    signal,
+  });
+}
+
+/** Every row of a report (pages of 500), for the CSV export. */
+export async function fetchWholeReport(f: ReportFilter): Promise<ReportPage['tickets']> {
+  const out: ReportPage['tickets'] = [];
+  for (let page = 1; ; page++) {
+    const p = await fetchReport(f, page, 500);
+    out.push(...p.tickets);
+    if (!p.hasMore || !p.tickets.length) return out;
+  }
+}
+
+export interface Ref {
+  id: number;
+  name: string;
+}
+export const fetchQueues = (signal?: AbortSignal) => api.get<Ref[]>('/queue', { signal });
+export const fetchUsers = (signal?: AbortSignal) => api.get<Ref[]>('/users/list', { signal });
+export const fetchConnections = (signal?: AbortSignal) => api.get<Ref[]>('/whatsapp/', { query: { session: 0 }, signal });
+
+/** Minutes as the screens show them: `45 min`, `1 h 05 min`, or a dash. */
+export function formatMinutes(m: number | null | undefined): string {
+  if (m === null || m === undefined || Number.isNaN(m)) return '—';
+  const total = Math.round(m);
+  if (total < 60) return `${total} min`;
+  return `${Math.floor(total / 60)} h ${String(total % 60).padStart(2, '0')} min`;
+}
+
+/** DD/MM/YYYY HH:mm of an ISO instant, in the browser's time zone (spec 1-platform.md §8). */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '—';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A CSV text (papaparse; `;`-free commas, quoted when needed) of `rows` under `header`. */
+export function toCsv(header: string[], rows: (string | number | null)[][]): string {
+  return Papa.unparse({ fields: header, data: rows.map((r) => r.map((v) => (v === null ? '' : v))) });
+}
+
+/** Saves `csv` as `name` (a UTF-8 BOM so spreadsheet programs read accents). */
+export function downloadCsv(name: string, csv: string): void {
+  const blob = new Blob(['\ufeff', csv], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,89 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errorCatalogue, type PluginDefinition } from '@atendo/sdk';
+import { LANGUAGES, loadPluginErrorTexts, mergeErrorTexts, ROOT_DIR, validateErrorTexts } from '../plugin-error-texts.cjs';
+import { en } from '../src/i18n/locales/en';
+import { es } from '../src/i18n/locales/es';
+import { ptBR } from '../src/i18n/locales/pt-BR';
+import { tr } from '../src/i18n/locales/tr';
+import { resources } from '../src/i18n';
+
+/** Every plugin definition (plugins/<id>; not plugins/_template), loaded so that their error codes join the catalogue. */
+const PLUGINS: PluginDefinition[] = readdirSync(join(ROOT_DIR, 'plugins'))
+  .filter((id) => !id.startsWith('_') && existsSync(join(ROOT_DIR, 'plugins', id, 'package.json')))
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  .map((id) => (require(join(ROOT_DIR, 'plugins', id)) as { default: PluginDefinition }).default);
+
+/** The plugin that declares each plugin-owned code (`errors` of its definition). */
+const OWNER = new Map(PLUGINS.flatMap((p) => Object.keys(p.errors ?? {}).map((code) => [code, p.id] as const)));
+const SHELL_TABLES = { 'pt-BR': ptBR.backendErrors, en: en.backendErrors, es: es.backendErrors, tr: tr.backendErrors } as Record<string, Record<string, string>>;
+const PLUGIN_TEXTS = loadPluginErrorTexts();
+
+describe('translations of the error catalogue (kernel codes in the shell, plugin codes in plugins/<id>/i18n/errors.json)', () => {
+  test('every code of the catalogue (kernel and every plugin) has a text in all four languages', () => {
+    const codes = Object.keys(errorCatalogue());
+    expect(codes.length).toBeGreaterThan(50);
+    expect(OWNER.size).toBeGreaterThan(5);
+    for (const code of OWNER.keys()) expect(codes).toContain(code);
+    const missing = LANGUAGES.flatMap((lng) => codes.filter((code) => !resources[lng].translation.backendErrors[code as never]).map((code) => `${lng} ${code}`));
+    expect(missing).toEqual([]);
+  });
+
+  test("the shell's tables hold kernel codes only: a plugin's code has its texts with the plugin", () => {
+    const misplaced = LANGUAGES.flatMap((lng) =>
+      Object.keys(SHELL_TABLES[lng])
+        .filter((code) => OWNER.has(code))
+        .map((code) => `${code} belongs to plugin ${OWNER.get(code)}: move its texts from shell/src/i18n/locales/${lng}.ts to plugins/${OWNER.get(code)}/i18n/errors.json`),
+    );
+    expect(misplaced).toEqual([]);
+    const catalogue = errorCatalogue();
+    for (const lng of LANGUAGES) for (const code of Object.keys(SHELL_TABLES[lng])) expect([lng, code, code in catalogue]).toEqual([lng, code, true]);
+  });
+
+  test("each plugin's errors.json has exactly the codes its definition declares", () => {
+    for (const p of PLUGINS) {
+      const declared = Object.keys(p.errors ?? {}).sort();
+      const texts = PLUGIN_TEXTS[p.id];
+      expect([p.id, texts ? Object.keys(texts['pt-BR']).sort() : []]).toEqual([p.id, declared]);
+    }
+    for (const id of Object.keys(PLUGIN_TEXTS)) expect(PLUGINS.map((p) => p.id)).toContain(id);
+  });
+
+  test('the shell adds the plugin texts to backendErrors (an owned code translates in every language)', () => {
+    expect(resources['pt-BR'].translation.backendErrors['ERR_NO_TAG_FOUND' as never]).toBe('Tag não encontrada.');
+    expect(resources.en.translation.backendErrors['ERR_NO_TAG_FOUND' as never]).toBe('Tag not found.');
+    expect(resources.tr.translation.backendErrors.ERR_INVALID_CREDENTIALS).toBe(tr.backendErrors.ERR_INVALID_CREDENTIALS);
+  });
+
+  describe('the loader refuses bad files', () => {
+    const good = () => ({ 'pt-BR': { ERR_A: 'a' }, en: { ERR_A: 'a' }, es: { ERR_A: 'a' }, tr: { ERR_A: 'a' } });
+    test.each([
+      ['a missing language', (t: Record<string, Record<string, string>>) => delete t.tr, /languages must be/],
+      ['a code missing in one language', (t: Record<string, Record<string, string>>) => delete t.es.ERR_A, /es must have the codes/],
+      ['an empty text', (t: Record<string, Record<string, string>>) => (t.en.ERR_A = ' '), /en.ERR_A is empty/],
+      ['a bad code', (t: Record<string, Record<string, string>>) => LANGUAGES.forEach((l) => (t[l] = { err_a: 'a' })), /bad code err_a/],
+    ])('%s', (_name, spoil, message) => {
+      expect(validateErrorTexts(good(), 'x/errors.json')).toBeTruthy();
+      const t = good() as Record<string, Record<string, string>>;
+      spoil(t);
+      expect(() => validateErrorTexts(t, 'x/errors.json')).toThrow(message);
+    });
+
+    test('a code with texts in two plugins', () => {
+      const root = mkdtempSync(join(tmpdir(), 'errtexts-'));
+      try {
+        for (const id of ['one', 'two']) {
+          mkdirSync(join(root, 'plugins', id, 'i18n'), { recursive: true });
+          writeFileSync(join(root, 'plugins', id, 'i18n', 'errors.json'), JSON.stringify(good()));
+        }
+        const loaded = loadPluginErrorTexts(root);
+        expect(Object.keys(loaded).sort()).toEqual(['one', 'two']);
+        expect(() => mergeErrorTexts(loaded)).toThrow(/ERR_A has texts in both plugins\/one and plugins\/two/);
+        expect(mergeErrorTexts({ one: loaded.one })).toEqual(good());
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  });
+});

@@ -19,11 +19,19 @@
  *
  * Env: DATABASE_URL (a server to create the benchmark database on; default
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), AMQP_URL (RabbitMQ; unset: in-process bus),
- * BENCH_CONCURRENCY ("50,200,500"), BENCH_DURATION (seconds per stage, 10), BENCH_WARMUP (seconds, 3),
+ * BENCH_CONCURRENCY ("50,200,500"), BENCH_RATES (open loop instead: webhooks offered per second, e.g. "200,400",
+ * whatever the latency, as deploy/k6/inbound.ts's constant arrival rate), BENCH_DURATION (seconds per stage, 10), BENCH_WARMUP (seconds, 3),
  * BENCH_SOCKETS (admin sockets, 10), BENCH_CONTACTS (1000), DB_POOL_MAX (kernel pool, 10),
  * BENCH_MODE ("webhook" or "bus"; default webhook when plugins/channels loads), BENCH_TRACE (1: the kernel
  * prints its SQL statements by count after each stage), BENCH_CPU_PROF (a folder: the kernel writes a V8
  * CPU profile there).
+ *
+ * BENCH_BOT ("idle" default, "off", "on") says what the automation plugin does: "off" does not load it,
+ * "idle" loads it on a connection with no greeting and no queues (what a fresh install has: every message
+ * runs the conversation-handler chain, the bot passes), "on" gives the connection a greeting and two queues,
+ * so the bot answers each contact's first messages with the menu (up to maxUseBotQueues = 3 per ticket).
+ * Bot replies go to a local Graph API server in the parent; the reply latency is the time from the inbound
+ * message's `appMessage` event (it is stored a few ms before) to the reply reaching that server.
  *
  * Besides throughput and latency it prints the CPU time one message costs the kernel process, the
  * PostgreSQL backends of the benchmark database and RabbitMQ (from /proc), and the load driver itself, with
@@ -68,7 +76,9 @@ async function kernelMain(): Promise<void> {
     if (!existsSync(entry)) continue;
     try {
       const mod = (await import(entry)) as { default?: { id?: string; register?: unknown } };
-      if (mod.default?.id && typeof mod.default.register === 'function') {
+      if (mod.default?.id === 'automation' && process.env.BENCH_BOT === 'off') {
+        skipped.push(`${dir} (BENCH_BOT=off)`);
+      } else if (mod.default?.id && typeof mod.default.register === 'function') {
         plugins.push(mod.default);
         loaded.push(mod.default.id);
       } else skipped.push(`${dir} (no plugin definition)`);
@@ -91,6 +101,7 @@ async function kernelMain(): Promise<void> {
       DB_POOL_MAX: env.DB_POOL_MAX ?? '10',
       META_APP_SECRET: env.BENCH_APP_SECRET,
       CHANNELS_META_APP_SECRET: env.BENCH_APP_SECRET,
+      CHANNELS_META_GRAPH_URL: env.BENCH_GRAPH_URL,
     },
     plugins: plugins as never,
     logger: false,
@@ -120,6 +131,14 @@ async function kernelMain(): Promise<void> {
       facebookUserToken: randomBytes(32).toString('hex'),
     })
     .returning('*');
+  if (env.BENCH_BOT === 'on') {
+    // The bot's menu: a greeting and two queues on the connection (maxUseBotQueues stays 3).
+    await db('whatsapps').where({ id: conn.id }).update({ greetingMessage: 'Olá {{firstName}}! Escolha um departamento:' });
+    for (const [i, name] of ['Comercial', 'Suporte'].entries()) {
+      const [q] = await db('queues').insert({ companyId: company.id, name, color: `#00000${i}`, orderQueue: i + 1, greetingMessage: `Você está no ${name}.` }).returning('id');
+      await db('whatsappQueues').insert({ whatsappId: conn.id, queueId: q.id, companyId: company.id });
+    }
+  }
   const base = await kernel.app.listen({ port: 0, host: '127.0.0.1' });
   const token = signAccess(kernel.app, { id: admin.id, companyId: company.id, profile: 'admin', super: false, name: admin.name });
   const ready: Ready = { type: 'ready', base, companyId: company.id, connectionId: conn.id, token, busKind: kernel.bus.kind, plugins: loaded, skipped };
@@ -147,6 +166,8 @@ async function kernelMain(): Promise<void> {
 // Parent: the load
 
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '50,200,500').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+/** Open-loop stages (messages offered per second); when set, they replace the closed-loop CONCURRENCY stages. */
+const RATES = (process.env.BENCH_RATES ?? '').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10);
@@ -171,6 +192,9 @@ interface StageResult {
   'PG CPU ms/msg': number;
   'driver CPU ms/msg': number;
   'RabbitMQ CPU ms/msg'?: number;
+  'bot replies': number;
+  'reply p50 ms': number;
+  'reply p99 ms': number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -186,6 +210,10 @@ class Load {
   readonly counts: Map<string, number>[] = [];
   latencies: number[] = [];
   httpErrors = 0;
+  /** Contact number -> when its last inbound message's event reached socket 0 (bot reply latency). */
+  readonly lastInbound = new Map<string, number>();
+  /** Bot reply latencies (ms) of the current stage: inbound event -> reply at the Graph server. */
+  replyLatencies: number[] = [];
   private readonly agent: http.Agent;
   private readonly url: URL;
 
@@ -208,6 +236,8 @@ class Load {
         if (i !== 0) return;
         const sentAt = Number(/^bench (\d+) /.exec(p.message.body ?? '')?.[1]);
         if (Number.isFinite(sentAt)) this.latencies.push(Date.now() - sentAt);
+        const from = (p as { contact?: { number?: string } }).contact?.number;
+        if (from) this.lastInbound.set(from, Date.now());
         const done = this.waiting.get(wid);
         if (done) {
           this.waiting.delete(wid);
@@ -317,6 +347,27 @@ class Load {
     return { sent, elapsed: (Date.now() - started) / 1000 };
   }
 
+  /**
+   * Open loop: offers `rate` messages a second for `seconds` whatever the latency (a new message every
+   * 1/rate s, each awaited on its own), like k6's constant-arrival-rate; resolves once every one is settled.
+   */
+  async stageRate(rate: number, seconds: number): Promise<{ sent: string[]; elapsed: number }> {
+    const sent: string[] = [];
+    const started = Date.now();
+    const until = started + seconds * 1000;
+    const inFlight: Promise<void>[] = [];
+    let issued = 0;
+    let next = Math.floor(Math.random() * CONTACTS);
+    while (Date.now() < until) {
+      const due = Math.floor(((Date.now() - started) / 1000) * rate);
+      for (; issued < due; issued++) inFlight.push(this.one(next++ % CONTACTS, sent));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const offeredFor = (Date.now() - started) / 1000;
+    await Promise.all(inFlight);
+    return { sent, elapsed: offeredFor };
+  }
+
   pendingCount(): number {
     return this.waiting.size;
   }
@@ -377,6 +428,29 @@ async function main(): Promise<void> {
   const { ensureDatabase, dropDatabase } = await import('@atendo/core/src/db');
   await ensureDatabase(dbUrl.toString());
   const dataDir = mkdtempSync(join(os.tmpdir(), 'atendo-bench-inbound-'));
+  // The Graph API the bot's replies go to (WhatsApp Cloud sends).
+  let onReply: (to: string) => void = () => undefined;
+  let replies = 0;
+  const graph = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      let to = '';
+      try {
+        to = String(JSON.parse(raw || '{}').to ?? '');
+      } catch {
+        /* not JSON */
+      }
+      if (req.method === 'POST' && /\/messages$/.test(req.url ?? '')) {
+        replies++;
+        onReply(to);
+      }
+      res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.BOT${randomBytes(8).toString('hex')}` }] }));
+    });
+  });
+  await new Promise<void>((r) => graph.listen(0, '127.0.0.1', () => r()));
+  const graphUrl = `http://127.0.0.1:${(graph.address() as import('node:net').AddressInfo).port}`;
   const child = fork(__filename, ['--kernel'], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: {
@@ -386,6 +460,7 @@ async function main(): Promise<void> {
       BENCH_APP_SECRET: APP_SECRET,
       BENCH_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
       BENCH_EXCHANGE: `atendo.bench.${process.pid}`,
+      BENCH_GRAPH_URL: graphUrl,
     },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
@@ -416,20 +491,27 @@ async function main(): Promise<void> {
     console.log(`kernel RSS at idle: ${(idle.rss / 2 ** 20).toFixed(0)} MiB (heap used ${(idle.heapUsed / 2 ** 20).toFixed(0)} MiB)`);
 
     const load = new Load(ready, mode, child, sockets);
+    onReply = (to) => {
+      const at = load.lastInbound.get(to);
+      if (at !== undefined) load.replyLatencies.push(Date.now() - at);
+    };
+    console.log(`bot: BENCH_BOT=${process.env.BENCH_BOT ?? 'idle'}${ready.plugins.includes('automation') ? '' : ' (automation not loaded)'}`);
     if (WARMUP > 0) {
       await load.stage(Math.min(50, CONCURRENCY[0] ?? 50), WARMUP);
       await new Promise((r) => setTimeout(r, 1000));
     }
     const rows: StageResult[] = [];
-    for (const c of CONCURRENCY) {
+    for (const c of RATES.length ? RATES : CONCURRENCY) {
       load.latencies = [];
+      load.replyLatencies = [];
       load.httpErrors = 0;
+      const replies0 = replies;
       const before = Number((await check('messages').count({ n: '*' }).first())!.n);
       const k0 = await memOf(child);
       const pg0 = await pgCpuMs(check, dbName);
       const d0 = process.cpuUsage();
       const r0 = ready.busKind === 'rabbitmq' ? rabbitCpuMs() : undefined;
-      const { sent, elapsed } = await load.stage(c, DURATION);
+      const { sent, elapsed } = RATES.length ? await load.stageRate(c, DURATION) : await load.stage(c, DURATION);
       const dCpu = process.cpuUsage(d0);
       const k1 = await memOf(child);
       const pg1 = await pgCpuMs(check, dbName);
@@ -457,8 +539,9 @@ async function main(): Promise<void> {
         if (evs.some((e) => e > 1)) dupEvents++;
       }
       const lat = [...load.latencies].sort((a, b) => a - b);
+      const rlat = [...load.replyLatencies].sort((a, b) => a - b);
       const row: StageResult = {
-        stage: `${c} in flight`,
+        stage: RATES.length ? `${c}/s offered` : `${c} in flight`,
         'in flight': c,
         sent: sent.length,
         'msg/s stored': Math.round(storedAtEnd / elapsed),
@@ -475,10 +558,13 @@ async function main(): Promise<void> {
         'PG CPU ms/msg': Number(((pg1 - pg0) / Math.max(1, storedAtEnd)).toFixed(2)),
         'driver CPU ms/msg': Number(((dCpu.user + dCpu.system) / 1000 / Math.max(1, storedAtEnd)).toFixed(2)),
         ...(r0 !== undefined && r1 !== undefined ? { 'RabbitMQ CPU ms/msg': Number(((r1 - r0) / Math.max(1, storedAtEnd)).toFixed(2)) } : {}),
+        'bot replies': replies - replies0,
+        'reply p50 ms': percentile(rlat, 50),
+        'reply p99 ms': percentile(rlat, 99),
       };
       rows.push(row);
       console.log(
-        `${row.stage}: ${row['msg/s stored']} msg/s stored, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, lost ${lost}, dup rows ${dupRows}, dup events ${dupEvents}, http errors ${row['http errors']}, kernel RSS ${row['kernel RSS MiB']} MiB; CPU per message: kernel ${row['kernel CPU ms/msg']} ms, PostgreSQL ${row['PG CPU ms/msg']} ms, load driver ${row['driver CPU ms/msg']} ms${row['RabbitMQ CPU ms/msg'] !== undefined ? `, RabbitMQ ${row['RabbitMQ CPU ms/msg']} ms` : ''}; load average ${os.loadavg()[0].toFixed(1)}`,
+        `${row.stage}: ${row['msg/s stored']} msg/s stored, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, lost ${lost}, dup rows ${dupRows}, dup events ${dupEvents}, http errors ${row['http errors']}, kernel RSS ${row['kernel RSS MiB']} MiB; CPU per message: kernel ${row['kernel CPU ms/msg']} ms, PostgreSQL ${row['PG CPU ms/msg']} ms, load driver ${row['driver CPU ms/msg']} ms${row['RabbitMQ CPU ms/msg'] !== undefined ? `, RabbitMQ ${row['RabbitMQ CPU ms/msg']} ms` : ''}; load average ${os.loadavg()[0].toFixed(1)}; bot replies ${row['bot replies']} (p50 ${row['reply p50 ms']} ms, p99 ${row['reply p99 ms']} ms)`,
       );
       for (const m of load.counts) for (const w of sent) m.delete(w);
     }
@@ -504,6 +590,7 @@ async function main(): Promise<void> {
         });
       });
     }
+    await new Promise((r) => graph.close(r));
     await dropDatabase(dbUrl.toString()).catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   }

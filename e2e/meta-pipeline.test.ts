@@ -13,12 +13,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
-import queuesPlugin from '@atendo/plugin-queues/src';
-import tagsPlugin from '@atendo/plugin-tags/src';
-import contactsPlugin from '@atendo/plugin-contacts/src';
-import connectionsPlugin from '@atendo/plugin-connections/src';
-import ticketsPlugin from '@atendo/plugin-tickets/src';
-import channelsPlugin from '@atendo/plugin-channels/src';
+import queuesPlugin from '@atendo/plugin-queues';
+import tagsPlugin from '@atendo/plugin-tags';
+import contactsPlugin from '@atendo/plugin-contacts';
+import connectionsPlugin from '@atendo/plugin-connections';
+import ticketsPlugin from '@atendo/plugin-tickets';
+import channelsPlugin from '@atendo/plugin-channels';
 import { metaSerialize, rewriteAccount, sign } from '../scripts/replay';
 
 const FIXTURES = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', 'shared', 'fixtures', 'channels');

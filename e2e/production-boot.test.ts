@@ -1,0 +1,193 @@
+/**
+ * Production boot (issue 19, item 2): `npm run build`, then the compiled kernel and web server run with
+ * NODE_ENV=production from a copy of the repository whose node_modules holds only what `npm ci
+ * --omit=dev` installs (every package the lock marks `dev` removed: no tsx, jest, esbuild, swc, pino-pretty),
+ * with no node_modules/.bin on the PATH. Then: the compiled migrations build an empty database, the admin
+ * signs in (a `Secure` refresh cookie), GET /tickets answers, the web server serves the UI and proxies the
+ * API at its own origin, logs are JSON lines without the password, and SIGTERM closes both with exit 0.
+ *
+ * The copy is hard-linked (seconds, no network). Uses the run's PostgreSQL (an empty database of its own)
+ * and RabbitMQ when AMQP_URL is set.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { buildWeb, freePort } from '../shell/test/harness';
+import { cleanEnv, emptyDatabase, startNode, waitForUrl, type NodeProcess } from './support/processes';
+
+jest.setTimeout(600_000);
+
+const ROOT = resolve(__dirname, '..');
+
+/**
+ * Hard-links every file under `from` into `to` (folders created; symlinks copied as they are); copies when
+ * the temp folder is on another file system. (Outside the repository on purpose: Node.js would find the
+ * repository's full node_modules by walking up from a copy inside it.)
+ */
+function linkTree(from: string, to: string): void {
+  try {
+    execFileSync('cp', ['-al', from, to], { stdio: 'pipe' });
+  } catch {
+    rmSync(to, { recursive: true, force: true });
+    execFileSync('cp', ['-a', from, to], { stdio: 'pipe' });
+  }
+}
+
+function linkFile(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (lstatSync(p).isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * A copy of the repository as a production host has it after `npm ci --omit=dev` and `npm run build`:
+ * the sources (tracked and new, not ignored), the build outputs, and node_modules without the lock's
+ * dev-only packages.
+ */
+function productionCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'atendo-prod-'));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT }).toString('utf8').split('\0').filter(Boolean);
+  const builds = ['shell/dist', 'shell/dist-server'];
+  for (const base of ['kernel', 'plugins', 'channels', 'microfrontends']) {
+    for (const name of existsSync(join(ROOT, base)) ? readdirSync(join(ROOT, base)) : []) if (existsSync(join(ROOT, base, name, 'dist'))) builds.push(`${base}/${name}/dist`);
+  }
+  for (const b of builds) for (const f of walk(join(ROOT, b))) files.push(relative(ROOT, f));
+  for (const f of files) {
+    const src = join(ROOT, f);
+    if (!existsSync(src) || !statSync(src).isFile()) continue;
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    linkFile(src, join(dir, f));
+  }
+  // node_modules of the root and of the workspaces (npm nests some packages there), then the dev-only ones out.
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; link?: boolean }> };
+  const moduleDirs = new Set(Object.keys(lock.packages).filter((p) => p.includes('node_modules/')).map((p) => p.slice(0, p.indexOf('node_modules/') + 'node_modules'.length)));
+  for (const m of moduleDirs) if (existsSync(join(ROOT, m))) linkTree(join(ROOT, m), join(dir, m));
+  for (const [path, entry] of Object.entries(lock.packages)) if (entry.dev && path) rmSync(join(dir, path), { recursive: true, force: true });
+  // Command shims whose package is gone.
+  for (const m of moduleDirs) {
+    const bin = join(dir, m, '.bin');
+    if (!existsSync(bin)) continue;
+    for (const name of readdirSync(bin)) {
+      const p = join(bin, name);
+      if (lstatSync(p).isSymbolicLink() && !existsSync(resolve(bin, readlinkSync(p)))) rmSync(p);
+    }
+  }
+  return dir;
+}
+
+describe('NODE_ENV=production: the compiled build without dev dependencies', () => {
+  let copy: string;
+  let db: { url: string; drop(): Promise<void> };
+  let api: NodeProcess | undefined;
+  let web: NodeProcess | undefined;
+  const password = `prod-${randomBytes(6).toString('hex')}`;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--server-only'], { cwd: ROOT, stdio: 'pipe' });
+    buildWeb(400_000);
+    copy = productionCopy();
+    db = await emptyDatabase('atendo_prod');
+  }, 600_000);
+
+  afterAll(async () => {
+    await web?.stop('SIGKILL');
+    await api?.stop('SIGKILL');
+    await db?.drop();
+    if (copy) rmSync(copy, { recursive: true, force: true });
+  });
+
+  test('the copy has no dev dependency', () => {
+    for (const dev of ['tsx', 'jest', 'esbuild', '@swc/core', 'pino-pretty', 'ts-node']) {
+      expect({ dev, present: existsSync(join(copy, 'node_modules', dev)) }).toEqual({ dev, present: false });
+    }
+    expect(existsSync(join(copy, 'node_modules/fastify/package.json'))).toBe(true);
+    expect(existsSync(join(copy, 'kernel/core/dist/src/main.js'))).toBe(true);
+  });
+
+  test('boots, migrates an empty database, signs in, lists tickets, serves the UI, closes on SIGTERM', async () => {
+    const port = await freePort();
+    const webPort = await freePort();
+    const origin = `http://127.0.0.1:${webPort}`;
+    const env = cleanEnv({
+      NODE_ENV: 'production',
+      PATH: '/usr/bin:/bin', // no node_modules/.bin
+      DATABASE_URL: db.url,
+      AMQP_URL: process.env.AMQP_URL,
+      AMQP_EXCHANGE: `atendo.prod.${randomBytes(3).toString('hex')}`,
+      DATA_DIR: join(copy, '.data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: 'owner@example.com',
+      ADMIN_PASSWORD: password,
+      FRONTEND_URL: origin,
+      WHATSAPP_SESSIONS_AUTOSTART: 'false',
+    });
+    api = startNode('api', ['kernel/core/dist/src/main.js'], { cwd: copy, env });
+    await waitForUrl(`http://127.0.0.1:${port}/health`, api, 120_000);
+
+    // Secrets are required in production: without them the process refuses to start.
+    const noSecrets = startNode('api-no-secrets', ['kernel/core/dist/src/main.js'], { cwd: copy, env: { ...env, JWT_SECRET: undefined, JWT_REFRESH_SECRET: undefined, PORT: '0' } });
+    expect(await noSecrets.exited).toBe(1);
+    expect(noSecrets.output()).toContain('JWT_SECRET and JWT_REFRESH_SECRET are required with NODE_ENV=production');
+
+    const login = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password }) });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^jrt=/);
+    expect(cookie).toMatch(/;\s*Secure/i);
+    expect(cookie).toMatch(/;\s*HttpOnly/i);
+    const { token, user } = (await login.json()) as { token: string; user: { email: string; super: boolean } };
+    expect(user).toMatchObject({ email: 'owner@example.com', super: true });
+
+    const tickets = await fetch(`http://127.0.0.1:${port}/tickets?pageNumber=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(tickets.status).toBe(200);
+    expect(await tickets.json()).toMatchObject({ tickets: [], count: 0, hasMore: false });
+
+    // No demo data in production.
+    const users = await fetch(`http://127.0.0.1:${port}/users/?pageNumber=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(users.status).toBe(200);
+    const list = (await users.json()) as { users: { email: string }[] };
+    expect(list.users.map((u) => u.email)).toEqual(['owner@example.com']);
+
+    // The compiled web server: the UI, and the API through its own origin.
+    web = startNode('web', ['shell/dist-server/serve.js'], { cwd: copy, env: { ...env, WEB_PORT: String(webPort), WEB_HOST: '127.0.0.1', API_PROXY_TARGET: `http://127.0.0.1:${port}` } });
+    await waitForUrl(`${origin}/healthz`, web, 30_000);
+    const index = await fetch(`${origin}/tickets`, { headers: { accept: 'text/html' } });
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain('<div');
+    expect(await (await fetch(`${origin}/env.js`)).text()).toContain(`"API_URL":"${origin}/backend"`);
+    const proxied = await fetch(`${origin}/backend/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password }) });
+    expect(proxied.status).toBe(200);
+
+    // Operations endpoints.
+    expect(await (await fetch(`http://127.0.0.1:${port}/ready`)).json()).toMatchObject({ status: 'ready', database: { ok: true }, bus: { ok: true } });
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/^atendo_http_request_duration_seconds_count\{method="POST",route="\/auth\/login",status_code="200"\} 2$/m);
+
+    // Production logs: JSON lines, and the admin password nowhere.
+    await new Promise((r) => setTimeout(r, 200));
+    const jsonLines = api.lines.filter((l) => l.trim().startsWith('{'));
+    expect(jsonLines.length).toBeGreaterThan(3);
+    expect(api.lines.filter((l) => l.trim() && !l.trim().startsWith('{'))).toEqual([]);
+    expect(api.output()).not.toContain(password);
+
+    expect(await web.stop('SIGTERM')).toBe(0);
+    expect(await api.stop('SIGTERM')).toBe(0);
+    expect(api.output()).toContain('"msg":"closed"');
+  });
+});

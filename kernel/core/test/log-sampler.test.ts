@@ -26,10 +26,15 @@ describe('repeated log lines are sampled', () => {
     const k = await createTestKernel({ env: { LOG_LEVEL: 'info' }, logStream: { write: (l: string) => void lines.push(l) } });
     try {
       lines.length = 0;
+      const started = Date.now();
       for (let i = 0; i < 10_000; i++) k.app.log.child({ plugin: 'x' }).warn({ item: i }, 'malformed item skipped');
+      // The loop may span several one-second windows on a busy machine: each lets LOG_SAMPLE_PER_SECOND lines
+      // through (the first line of a window also says how many the previous one dropped).
+      const windows = Math.floor((Date.now() - started) / 1000) + 2;
       const same = lines.filter((l) => l.includes('malformed item skipped'));
       expect(same.length).toBeGreaterThanOrEqual(1);
-      expect(same.length).toBeLessThanOrEqual(LOG_SAMPLE_PER_SECOND * 2);
+      expect(same.length).toBeLessThanOrEqual(LOG_SAMPLE_PER_SECOND * windows);
+      expect(same.length).toBeLessThan(500); // unsampled: 10,000
     } finally {
       await k.close();
     }

@@ -18,7 +18,7 @@ const PLUGINS = join(ROOT, 'plugins');
  * Plugins not yet in the shape (issue 10 converts them; remove each one when it conforms). Their `src/` may
  * still be imported by others until then.
  */
-const PENDING = new Set(['automation']);
+const PENDING = new Set<string>([]);
 
 const plugins = readdirSync(PLUGINS)
   .filter((d) => existsSync(join(PLUGINS, d, 'package.json')))
@@ -106,5 +106,19 @@ describe('the one plugin shape', () => {
     };
     for (const top of ['kernel', 'plugins', 'channels', 'e2e', 'bench', 'scripts', 'shell', 'microfrontends', 'web']) if (existsSync(join(ROOT, top))) walk(join(ROOT, top));
     expect(offenders).toEqual([]);
+  });
+
+  test('every migration of the kernel and the plugins has a timestamp of its own', () => {
+    const dirs = [join(ROOT, 'kernel', 'core', 'src', 'migrations'), ...readdirSync(PLUGINS).map((d) => join(PLUGINS, d, 'migrations'))].filter((d) => existsSync(d));
+    const seen = new Map<string, string[]>();
+    for (const d of dirs) {
+      for (const f of readdirSync(d)) {
+        const stamp = /^(\d{14})_/.exec(f)?.[1];
+        if (!stamp) continue;
+        seen.set(stamp, [...(seen.get(stamp) ?? []), relative(ROOT, join(d, f))]);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(10);
+    expect([...seen.values()].filter((files) => files.length > 1)).toEqual([]);
   });
 });

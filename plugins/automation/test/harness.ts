@@ -14,7 +14,7 @@ import connectionsPlugin from '@atendo/plugin-connections';
 import ticketsPlugin from '@atendo/plugin-tickets';
 import channelsPlugin from '@atendo/plugin-channels';
 import { metaSerialize, sign } from '../../../scripts/replay';
-import { createAutomationPlugin } from '../src';
+import { createAutomationPlugin } from '../src/plugin';
 
 export const SECRET = randomBytes(16).toString('hex');
 

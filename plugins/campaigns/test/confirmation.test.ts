@@ -5,7 +5,7 @@
  * them as usual).
  */
 import { waitFor, type TestKernel } from '@atendo/testing';
-import { createAutomationPlugin } from '@atendo/plugin-automation';
+import { createAutomationPlugin } from '@atendo/plugin-automation/plugin';
 import { bootKernel, Graph, noMore, phone, PLUGINS, Tenant } from './harness';
 
 describe('campaign confirmation', () => {

@@ -16,7 +16,7 @@ import contactsPlugin from '@atendo/plugin-contacts';
 import connectionsPlugin from '@atendo/plugin-connections';
 import ticketsPlugin from '@atendo/plugin-tickets';
 import channelsPlugin from '@atendo/plugin-channels';
-import { createAutomationPlugin } from '@atendo/plugin-automation';
+import { createAutomationPlugin } from '@atendo/plugin-automation/plugin';
 import { metaSerialize, sign } from '../../../scripts/replay';
 import files from '../src/index';
 import { filesService, type FileList } from '../src/contract';

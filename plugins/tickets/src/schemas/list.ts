@@ -1,7 +1,7 @@
-import { Type, type Static, type TSchema } from '@atendo/sdk';
+import { Nullable, Type, type Static, type TSchema } from '@atendo/sdk';
 import { ContactSchema, ContactTagSchema } from '@atendo/plugin-contacts/contract';
 import { TICKET_STATUSES } from '../model';
-import { MAX_ID, Nullable, QueueRef, UserRef } from './tickets';
+import { MAX_ID, QueueRef, UserRef } from './tickets';
 
 /**
  * TypeBox schemas of the ticket lists: GET /tickets (the ticket manager's tabs and search) and

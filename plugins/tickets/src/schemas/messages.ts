@@ -1,5 +1,5 @@
-import { BoolLike, IntLike, Type, type Static } from '@atendo/sdk';
-import { Nullable, QueueRef, TicketSchema } from './tickets';
+import { BoolLike, IntLike, Nullable, Type, type Static } from '@atendo/sdk';
+import { QueueRef, TicketSchema } from './tickets';
 
 /**
  * TypeBox schemas of the message routes: GET/POST /messages/:ticketId, PUT/DELETE /messages/:id and

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@atendo/sdk';
+import { Nullable, Type, type Static } from '@atendo/sdk';
 
 /**
  * TypeBox schemas of the ticket state-machine routes (POST/PUT/DELETE /tickets, /tickets/closeAll,
@@ -12,8 +12,6 @@ export const NOTE_MAX = 5000;
 
 /** Integer or null; `''` (old clients' empty inputs) is coerced to null. `nullable` keeps null from being coerced to 0. */
 export const NullableId = () => Type.Unsafe<number | null>({ type: 'integer', nullable: true, minimum: 1, maximum: MAX_ID });
-/** Nullable variant of any schema (response side). */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
 
 const Id = () => Type.Integer({ minimum: 1, maximum: MAX_ID });
 

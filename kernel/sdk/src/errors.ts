@@ -2,35 +2,21 @@
  * The error catalogue: every error code the API answers with, mapped to its HTTP status.
  *
  * The body of every error answer is `{"error": "<CODE>", "message": "<human text>"}`; clients of this
- * product family read only `error` (a code they translate) so codes are stable API. Spec codes come first
- * (spec 1-platform.md §8, 2-tickets.md §8); Atendo's own codes follow.
+ * product family read only `error` (a code they translate) so codes are stable API. The kernel's spec codes
+ * come first (spec 1-platform.md §8, 2-tickets.md §8); Atendo's own codes follow. Plugins own theirs.
  */
 export const ERROR_CATALOGUE = {
-  // ---- spec codes
-  ERR_NO_OTHER_WHATSAPP: { status: 400, message: 'At least one default connection is required' },
-  ERR_NO_DEF_WAPP_FOUND: { status: 404, message: 'No default connection found' },
-  ERR_WAPP_NOT_INITIALIZED: { status: 400, message: 'Connection not initialised' },
-  ERR_WAPP_CHECK_CONTACT: { status: 400, message: 'Contact check failed' },
-  ERR_WAPP_INVALID_CONTACT: { status: 400, message: 'Not a valid WhatsApp number' },
-  ERR_WAPP_DOWNLOAD_MEDIA: { status: 400, message: 'Media download failed' },
+  // ---- spec codes the kernel answers, or that channel adapters (which depend on the SDK alone) and several
+  // plugins share. A code one plugin owns (ERR_NO_TICKET_FOUND, ERR_QUEUE_COLOR_ALREADY_EXISTS, ...) is declared in
+  // that plugin's contract (`definePlugin({ errors })`) with its texts in plugins/<id>/i18n/errors.json.
   ERR_INVALID_CREDENTIALS: { status: 401, message: 'Authentication error, try again' },
   ERR_SENDING_WAPP_MSG: { status: 400, message: 'Sending failed' },
-  ERR_DELETE_WAPP_MSG: { status: 400, message: 'Deleting a message failed' },
-  ERR_OTHER_OPEN_TICKET: { status: 409, message: 'An open ticket already exists for the contact' },
   ERR_SESSION_EXPIRED: { status: 401, message: 'Session expired, please log in' },
   ERR_USER_CREATION_DISABLED: { status: 403, message: 'User creation disabled' },
   ERR_NO_PERMISSION: { status: 403, message: 'No permission' },
-  ERR_DUPLICATED_CONTACT: { status: 409, message: 'Contact number must be unique' },
   ERR_NO_SETTING_FOUND: { status: 404, message: 'Setting not found' },
-  ERR_NO_CONTACT_FOUND: { status: 404, message: 'Contact not found' },
-  ERR_NO_TICKET_FOUND: { status: 404, message: 'Ticket not found' },
   ERR_NO_USER_FOUND: { status: 404, message: 'User not found' },
   ERR_NO_WAPP_FOUND: { status: 404, message: 'Connection not found' },
-  ERR_CREATING_MESSAGE: { status: 400, message: 'Message could not be created' },
-  ERR_CREATING_TICKET: { status: 400, message: 'Ticket could not be created' },
-  ERR_FETCH_WAPP_MSG: { status: 400, message: 'Message could not be fetched, maybe too old' },
-  ERR_QUEUE_COLOR_ALREADY_EXISTS: { status: 409, message: 'Queue colour must be unique' },
-  ERR_WAPP_GREETING_REQUIRED: { status: 400, message: 'Greeting message required when a connection has more than one queue' },
   ERR_OUT_OF_HOURS: { status: 401, message: 'Fora do horário de expediente' },
   // ---- Atendo codes
   ERR_VALIDATION: { status: 400, message: 'The request does not match the schema' },

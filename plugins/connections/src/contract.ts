@@ -9,8 +9,12 @@ import { defineErrors, defineService, defineTopic, Nullable, Type, type Static }
 // ---------------------------------------------------------------------------------------------------
 // Errors
 
-/** Error codes owned by the connections plugin (merged into the catalogue at boot). Spec codes stay in the kernel. */
+/** Error codes owned by the connections plugin (merged into the catalogue at boot). */
 export const errors = defineErrors({
+  // Codes of the product family's wire (spec 2-tickets.md §8), owned here.
+  ERR_NO_OTHER_WHATSAPP: { status: 400, message: 'At least one default connection is required' },
+  ERR_WAPP_GREETING_REQUIRED: { status: 400, message: 'Greeting message required when a connection has more than one queue' },
+  ERR_NO_DEF_WAPP_FOUND: { status: 404, message: 'No default connection found' },
   ERR_DUPLICATED_TOKEN: { status: 409, message: 'This token is already used by another connection' },
   ERR_DUPLICATED_EXTERNAL_ACCOUNT: { status: 409, message: 'This account is already linked to another connection' },
 });

@@ -9,6 +9,9 @@ import { TagSchema, type Tag } from '@atendo/plugin-tags/contract';
 
 /** Error codes owned by the contacts plugin (merged into the catalogue at boot). */
 export const errors = defineErrors({
+  // Codes of the product family's wire (spec 2-tickets.md §8), owned here.
+  ERR_DUPLICATED_CONTACT: { status: 409, message: 'Contact number must be unique' },
+  ERR_NO_CONTACT_FOUND: { status: 404, message: 'Contact not found' },
   ERR_NO_IMPORT_FOUND: { status: 404, message: 'Import job not found' },
 });
 declare module '@atendo/sdk' {

@@ -149,6 +149,8 @@ export const ReportPageSchema = Type.Object({
   hasMore: Type.Boolean(),
   /** Over every matching ticket (not only the page). */
   totals: Type.Object({ tickets: Type.Integer(), avgWaitTime: NullableNum, avgSupportTime: NullableNum, avgDuration: NullableNum }),
+  /** The company's IANA time zone (setting `timezone`, default America/Sao_Paulo): the screens show times in it. */
+  timeZone: Type.String(),
 });
 export type ReportPage = Static<typeof ReportPageSchema>;
 

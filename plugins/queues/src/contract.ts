@@ -9,8 +9,10 @@ import { defineErrors, defineService, Nullable, Type, type TSchema } from '@aten
 // ---------------------------------------------------------------------------------------------------
 // Errors
 
-/** Error codes owned by the queues plugin (merged into the catalogue at boot). Spec codes stay in the kernel. */
+/** Error codes owned by the queues plugin (merged into the catalogue at boot). */
 export const errors = defineErrors({
+  // Codes of the product family's wire (spec 2-tickets.md §8), owned here.
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: { status: 409, message: 'Queue colour must be unique' },
   ERR_NO_QUEUE_FOUND: { status: 404, message: 'Queue not found' },
   ERR_NO_CHATBOT_FOUND: { status: 404, message: 'Chatbot option not found' },
   ERR_QUEUE_NAME_ALREADY_EXISTS: { status: 409, message: 'Queue name must be unique' },

@@ -15,8 +15,15 @@ import type { Knex } from 'knex';
 // ---------------------------------------------------------------------------------------------------
 // Errors
 
-/** Error codes owned by the tickets plugin (merged into the catalogue at boot). Spec codes stay in the kernel. */
+/** Error codes owned by the tickets plugin (merged into the catalogue at boot). */
 export const errors = defineErrors({
+  // Codes of the product family's wire (spec 2-tickets.md §8), owned here.
+  ERR_OTHER_OPEN_TICKET: { status: 409, message: 'An open ticket already exists for the contact' },
+  ERR_CREATING_TICKET: { status: 400, message: 'Ticket could not be created' },
+  ERR_NO_TICKET_FOUND: { status: 404, message: 'Ticket not found' },
+  ERR_CREATING_MESSAGE: { status: 400, message: 'Message could not be created' },
+  ERR_FETCH_WAPP_MSG: { status: 400, message: 'Message could not be fetched, maybe too old' },
+  ERR_DELETE_WAPP_MSG: { status: 400, message: 'Deleting a message failed' },
   ERR_INVALID_TRANSITION: { status: 400, message: 'This ticket status change is not allowed' },
   ERR_NO_NOTE_FOUND: { status: 404, message: 'Ticket note not found' },
   ERR_NO_MESSAGE_FOUND: { status: 404, message: 'Message not found' },

@@ -4,7 +4,22 @@
  * calls only: importing it pulls neither fastify nor knex. It consumes the SDK's `message.send` (channel
  * 'whatsapp') and publishes `message.sent` / `message.failed` and the envelopes (`inboundTopic`).
  */
-import { defineService, defineTopic } from '@atendo/sdk';
+import { defineErrors, defineService, defineTopic } from '@atendo/sdk';
+
+/**
+ * Error codes owned by the whatsapp-sessions plugin (merged into the catalogue at boot): the WhatsApp Web
+ * codes of the product family's wire (spec 2-tickets.md §8), which its clients translate.
+ */
+export const errors = defineErrors({
+  ERR_WAPP_NOT_INITIALIZED: { status: 400, message: 'Connection not initialised' },
+  ERR_WAPP_CHECK_CONTACT: { status: 400, message: 'Contact check failed' },
+  ERR_WAPP_INVALID_CONTACT: { status: 400, message: 'Not a valid WhatsApp number' },
+  ERR_WAPP_DOWNLOAD_MEDIA: { status: 400, message: 'Media download failed' },
+});
+declare module '@atendo/sdk' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface ErrorCodes extends Record<keyof typeof errors, true> {}
+}
 
 /**
  * What a caller can ask of a connection's session:

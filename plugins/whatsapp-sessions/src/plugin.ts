@@ -3,7 +3,7 @@ import { definePlugin, Type, type PluginDefinition, type Static } from '@atendo/
 import { connectionCreated, connectionDeleted, connectionsService, connectionUpdated } from '@atendo/plugin-connections/contract';
 import { type BackoffOptions, type BaileysModule, type MediaDownloader, type SocketFactory } from '@atendo/channel-whatsapp';
 import { numberCheckers } from '@atendo/plugin-campaigns/contract';
-import { sessionCommand, whatsappSessionsService } from './contract';
+import { errors, sessionCommand, whatsappSessionsService } from './contract';
 import { WhatsappSessions } from './sessions';
 import { OutboundConsumer } from './outbound';
 import { sessionRoutes } from './routes';
@@ -55,6 +55,7 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
     dependsOn: ['connections'],
     // Campaigns, when installed, check their list numbers through the sessions (`campaigns.number-checkers`).
     optionalDependsOn: ['campaigns'],
+    errors,
     topics: [sessionCommand],
     migrationsDir: join(__dirname, '..', 'migrations'),
     configSchema: WhatsappSessionsConfig,

@@ -5,6 +5,8 @@ export default defineAdminPage({
   path: '/tagsKanban',
   titleKey: 'routes.tagsKanban',
   feature: 'useKanban',
+  // Beside the board's own entry (order 40), as the family's kanban menu lists board and tags together.
+  menu: { section: 'main', key: 'tagsKanban', icon: 'kanban', order: 41, labelKey: 'routes.tagsKanban' },
   component: lazyPage(
     () => import('../tags/TagsPage').then((m) => m.KanbanTagsPage),
     () => import('../tags/i18n'),

@@ -90,13 +90,25 @@ export function formatMinutes(m: number | null | undefined): string {
   return `${Math.floor(total / 60)} h ${String(total % 60).padStart(2, '0')} min`;
 }
 
-/** DD/MM/YYYY HH:mm of an ISO instant, in the browser's time zone (spec 1-platform.md §8). */
-export function formatDateTime(value: string | null | undefined): string {
+/**
+ * DD/MM/YYYY HH:mm of an ISO instant (spec 1-platform.md §8), in `timeZone` (an IANA name: the company's, as the
+ * report answers it) or, without one, the browser's.
+ */
+export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
   if (!value) return '—';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return '—';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  let parts: Record<string, string>;
+  try {
+    parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(d)
+        .map((p) => [p.type, p.value]),
+    );
+  } catch {
+    return formatDateTime(value); // an unknown zone name: the browser's
+  }
+  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
 /** A CSV text (papaparse; `;`-free commas, quoted when needed) of `rows` under `header`. */

@@ -38,7 +38,7 @@ const report = (ids: number[], over: Record<string, unknown> = {}) => ({
     whatsapp: { id: 1, name: 'Main' }, createdAt: '2026-11-02T12:00:00.000Z', acceptedAt: '2026-11-02T12:10:00.000Z', closedAt: '2026-11-02T13:40:00.000Z',
     waitTime: 10, supportTime: 90, duration: 100, rating: 10,
   })),
-  count: 3, hasMore: false, totals: { tickets: 3, avgWaitTime: 10, avgSupportTime: 90, avgDuration: 100 }, ...over,
+  count: 3, hasMore: false, totals: { tickets: 3, avgWaitTime: 10, avgSupportTime: 90, avgDuration: 100 }, timeZone: 'America/Sao_Paulo', ...over,
 });
 
 let state: { tickets: number; failMain?: boolean; failQueues?: boolean };
@@ -226,7 +226,8 @@ test('reports: attendance and duration tables, filters, pages and the CSV of eve
   renderPage(<ReportsPage />);
   await waitFor(() => expect(screen.getByTestId('report-table').querySelectorAll('tbody tr')).toHaveLength(2));
   const cells = () => [...screen.getByTestId('report-table').querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
-  expect(cells()[0]).toEqual(['1', 'Contato 1', 'Ana', 'Vendas', 'Main', 'Fechado', expect.stringMatching(/^02\/11\/2026 \d\d:00$/), expect.stringMatching(/^02\/11\/2026 \d\d:10$/), expect.stringMatching(/^02\/11\/2026 \d\d:40$/), '10 min', '1 h 30 min', '10']);
+  // Times in the company's zone as answered (12:00Z is 09:00 in São Paulo), whatever the browser's zone.
+  expect(cells()[0]).toEqual(['1', 'Contato 1', 'Ana', 'Vendas', 'Main', 'Fechado', '02/11/2026 09:00', '02/11/2026 09:10', '02/11/2026 10:40', '10 min', '1 h 30 min', '10']);
   expect(screen.getByTestId('report-totals').textContent).toContain('3 tickets');
   fireEvent.click(screen.getByTestId('report-next'));
   await waitFor(() => expect(cells().map((r) => r[0])).toEqual(['3']));

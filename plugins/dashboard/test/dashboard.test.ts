@@ -203,6 +203,7 @@ describe('GET /dashboard on the fixture', () => {
     const all = await get(A.admin, `/ticket/reports?${NOV_I}`);
     expect(all.status).toBe(200);
     expect(all.body.count).toBe(6);
+    expect(all.body.timeZone).toBe('America/Sao_Paulo');
     // Durations (creation to close) of the closed ones: 40, 80, 20, 75.
     expect(all.body.totals).toEqual({ tickets: 6, avgWaitTime: 16, avgSupportTime: 41.25, avgDuration: 53.75 });
     expect(all.body.tickets.map((t: { id: number }) => t.id)).toEqual([A.tickets.T6, A.tickets.T5, A.tickets.T4, A.tickets.T3, A.tickets.T2, A.tickets.T1]);

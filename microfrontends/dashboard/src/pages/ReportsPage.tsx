@@ -95,6 +95,8 @@ export function ReportsPage() {
   const [exporting, setExporting] = useState(false);
   const report = useQuery({ queryKey: ['dashboard', 'report', filter, page], queryFn: ({ signal }) => fetchReport(filter, page, PAGE_SIZE, signal) });
   const rows = report.data?.tickets ?? [];
+  // Times in the company's time zone, as the server answers it (not the browser's).
+  const timeZone = report.data?.timeZone;
   const status = (s: string) => t(`status.${s}`, { defaultValue: s });
 
   const columns: Record<Kind, { header: string; cell: (r: ReportRow) => string | number | null; num?: boolean }[]> = {
@@ -105,9 +107,9 @@ export function ReportsPage() {
       { header: t('columns.queue'), cell: (r) => r.queue?.name ?? t('noQueue') },
       { header: t('columns.connection'), cell: (r) => r.whatsapp?.name ?? '' },
       { header: t('columns.status'), cell: (r) => status(r.status) },
-      { header: t('columns.openedAt'), cell: (r) => formatDateTime(r.createdAt) },
-      { header: t('columns.acceptedAt'), cell: (r) => formatDateTime(r.acceptedAt) },
-      { header: t('columns.closedAt'), cell: (r) => formatDateTime(r.closedAt) },
+      { header: t('columns.openedAt'), cell: (r) => formatDateTime(r.createdAt, timeZone) },
+      { header: t('columns.acceptedAt'), cell: (r) => formatDateTime(r.acceptedAt, timeZone) },
+      { header: t('columns.closedAt'), cell: (r) => formatDateTime(r.closedAt, timeZone) },
       { header: t('columns.avgWait'), cell: (r) => formatMinutes(r.waitTime), num: true },
       { header: t('columns.avgSupport'), cell: (r) => formatMinutes(r.supportTime), num: true },
       { header: t('columns.rating'), cell: (r) => r.rating, num: true },
@@ -118,8 +120,8 @@ export function ReportsPage() {
       { header: t('columns.user'), cell: (r) => r.user?.name ?? '' },
       { header: t('columns.queue'), cell: (r) => r.queue?.name ?? t('noQueue') },
       { header: t('columns.status'), cell: (r) => status(r.status) },
-      { header: t('columns.openedAt'), cell: (r) => formatDateTime(r.createdAt) },
-      { header: t('columns.closedAt'), cell: (r) => formatDateTime(r.closedAt) },
+      { header: t('columns.openedAt'), cell: (r) => formatDateTime(r.createdAt, timeZone) },
+      { header: t('columns.closedAt'), cell: (r) => formatDateTime(r.closedAt, timeZone) },
       { header: t('columns.duration'), cell: (r) => formatMinutes(r.duration), num: true },
     ],
   };

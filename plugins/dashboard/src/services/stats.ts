@@ -412,7 +412,9 @@ export class DashboardStats {
     const n = await this.names(companyId, mapped);
     const span = (a: Date | null, z: Date | null) => (a && z ? minutes((z.getTime() - a.getTime()) / 1000) : null);
     const count = Number(t.n);
+    const timeZone = await this.timeZone(companyId);
     return {
+      timeZone,
       tickets: mapped.map((x) => ({
         id: x.ticketId,
         uuid: x.uuid,

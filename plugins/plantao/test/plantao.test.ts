@@ -98,12 +98,15 @@ describe('plantao', () => {
       await k.jobs.schedule(plantaoTick, {}, { key });
       await waitFor(async () => ((await k.db.raw(`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ?`, [`plantao.tick:${key}`])).rows.length ? undefined : true), 10_000);
     };
-    const today = wallClock(new Date(), 'America/Sao_Paulo').weekdayEn;
+    // P2 is on duty only three days from now: off duty on every day the test's clock touches, even when it
+    // runs across midnight (the fixed clock goes at most 10 minutes past the ticket's creation).
+    const dutyDay = wallClock(new Date(Date.now() + 3 * 86_400_000), 'America/Sao_Paulo').weekdayEn;
+    const onlyOn = (day: string) => WEEKDAYS.map((d) => ({ ...d, startTime: d.weekdayEn === day ? '00:00' : null, endTime: d.weekdayEn === day ? '23:59' : null }));
     const P1 = '5511970000001';
     const P2 = '5511970000002';
     expect((await k.as(A.admin, 'POST', '/plantao', { userId: A.admin.id, phone: P1, interval: 2, days: allDays() })).statusCode).toBe(200);
-    // Outside hours: off duty today (and the clock stays within today in the test).
-    expect((await k.as(A.admin, 'POST', '/plantao', { userId: A.admin.id, phone: P2, interval: 1, days: allDays(today) })).statusCode).toBe(200);
+    // Outside hours: off duty on the days of the test.
+    expect((await k.as(A.admin, 'POST', '/plantao', { userId: A.admin.id, phone: P2, interval: 1, days: onlyOn(dutyDay) })).statusCode).toBe(200);
 
     // A customer writes: a pending ticket without a user.
     const customer = `55119${Date.now() % 1e7}`;
@@ -120,7 +123,7 @@ describe('plantao', () => {
 
     await tick(new Date(t0 + 30_000)); // waiting 30 s < 2 min
     expect(await quiet()).toBe(0);
-    await tick(new Date(t0 + 125_000)); // 2 min 5 s: P1 notified; P2 is off duty today
+    await tick(new Date(t0 + 125_000)); // 2 min 5 s: P1 notified; P2 is off duty
     const first = await waitFor(() => (graph.to(P1).length ? graph.to(P1) : undefined), 10_000);
     expect(first![0]).toBe(`🔔 Plantão: 1 ticket aguardando atendimento. O mais antigo é o #${ticket.id} (Maria), aguardando há 2 min.`);
     expect(graph.to(P2)).toEqual([]);

@@ -19,6 +19,9 @@ import ticketsPlugin from '@atendo/plugin-tickets';
 import quickMessagesPlugin from '@atendo/plugin-quick-messages';
 import chatsPlugin from '@atendo/plugin-chats';
 import announcementsPlugin from '@atendo/plugin-announcements';
+import dashboardPlugin from '@atendo/plugin-dashboard';
+import schedulesPlugin from '@atendo/plugin-schedules';
+import campaignsPlugin from '@atendo/plugin-campaigns';
 
 jest.setTimeout(120_000);
 
@@ -263,5 +266,82 @@ describe('wire contract of the product family client (wire-shapes.md, fields mar
     reads(ev, { action: 'string', 'message.fromMe': 'boolean', 'message.read': 'boolean', 'message.ticketId': 'number', 'message.body': 'string', 'ticket.id': 'number', 'ticket.uuid': 'string', 'ticket.status': 'string', 'ticket.userId': 'number', 'ticket.queueId': 'number', 'ticket.isGroup': 'boolean', 'contact.name': 'string', 'contact.urlPicture': 'nullable' }, 'appMessage create');
     const up = await updated;
     reads(up, { action: 'string', 'ticket.id': 'number', 'ticket.userId': 'number', 'ticket.queueId': 'number' }, 'ticket update');
+  });
+});
+
+describe('wire contract, the supervision, schedule, campaign and plan calls (wire-shapes.md §3-4, fields marked R)', () => {
+  let k: TestKernel;
+  let companyId: number;
+  let admin: TestUser;
+  let contact: Json;
+  let connection: Json;
+
+  const call = async (u: TestUser | null, method: string, url: string, body?: unknown) => {
+    const res = await k.as(u, method, url, body);
+    if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
+    return res;
+  };
+
+  beforeAll(async () => {
+    k = await createTestKernel({ plugins: [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, dashboardPlugin, schedulesPlugin, campaignsPlugin] });
+    const c = await k.createCompany({ name: 'Wire Tools Co' });
+    companyId = c.companyId;
+    admin = c.admin;
+    connection = (await call(admin, 'POST', '/whatsapp', { name: 'Principal', isDefault: true })).json();
+    contact = (await call(admin, 'POST', '/contacts', { name: 'Maria Souza', number: '5511987650000' })).json();
+    await call(admin, 'POST', '/tickets', { contactId: contact.id, whatsappId: connection.id, userId: admin.id, status: 'open' });
+  });
+  afterAll(async () => {
+    await k.close();
+  });
+
+  test('GET /dashboard: counters the page reads and attendants[] for TableAttendantsStatus; its siblings', async () => {
+    const body = (await call(admin, 'GET', '/dashboard?days=30')).json();
+    reads(body, { counters: 'object', attendants: 'array', 'counters.supportHappening': 'number', 'counters.supportPending': 'number', 'counters.supportFinished': 'number', 'counters.leads': 'number', 'counters.avgSupportTime': 'nullable', 'counters.avgWaitTime': 'nullable' }, 'GET /dashboard');
+    expect(body.counters.supportHappening).toBe(1);
+    const me = body.attendants.find((a: Json) => a.id === admin.id);
+    reads(me, { name: 'string', online: 'boolean', rating: 'nullable', countRating: 'number', tickets: 'number', avgSupportTime: 'nullable', avgWaitTime: 'nullable' }, 'GET /dashboard attendants[]');
+    const today = new Date().toISOString().slice(0, 10);
+    const closed = await call(admin, 'GET', `/dashboard/atendimentos-encerrados?initialDate=${today}&finalDate=${today}`);
+    expect(typeof JSON.parse(closed.body)).toBe('number');
+    const info = (await call(admin, 'GET', `/dashboard/user-info?initialDate=${today}&finalDate=${today}`)).json();
+    expect(Array.isArray(info)).toBe(true);
+    const nps = (await call(admin, 'GET', `/dashboard/nps-info?initialDate=${today}&finalDate=${today}`)).json();
+    reads(nps[0], { total_notas: 'number', ruim: 'number', media: 'number', boa: 'number' }, 'GET /dashboard/nps-info');
+  });
+
+  test('GET /schedules: schedules[].{id, body, sendAt, status, contact.name}, hasMore; POST /schedules answers contact and user', async () => {
+    const sendAt = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 16);
+    const created = (await call(admin, 'POST', '/schedules', { body: 'Lembrete', sendAt, contactId: contact.id, userId: admin.id, sentAt: '' })).json();
+    reads(created, { id: 'number', body: 'string', sendAt: 'string', status: 'string', 'contact.name': 'string', 'user.name': 'string' }, 'POST /schedules');
+    const page = (await call(admin, 'GET', '/schedules?searchParam=&pageNumber=1')).json();
+    reads(page, { schedules: 'array', hasMore: 'boolean' }, 'GET /schedules');
+    reads(page.schedules[0], { id: 'number', body: 'string', sendAt: 'string', status: 'string', 'contact.name': 'string' }, 'GET /schedules schedules[0]');
+  });
+
+  test('GET /contact-lists records[].{id, name, contactsCount}; GET /campaigns records[] with contactList.name and whatsapp.name', async () => {
+    const list = (await call(admin, 'POST', '/contact-lists', { name: 'Clientes' })).json();
+    await call(admin, 'POST', '/contact-list-items', { name: 'Maria', number: '5511987650000', contactListId: list.id });
+    const lists = (await call(admin, 'GET', '/contact-lists?searchParam=&pageNumber=1')).json();
+    reads(lists, { records: 'array', hasMore: 'boolean' }, 'GET /contact-lists');
+    reads(lists.records[0], { id: 'number', name: 'string', contactsCount: 'any' }, 'GET /contact-lists records[0]');
+    expect(Number(lists.records[0].contactsCount)).toBe(1);
+    await call(admin, 'POST', '/campaigns', { name: 'Natal', message1: 'Feliz Natal {nome}', contactListId: list.id, whatsappId: connection.id, scheduledAt: '' });
+    const campaigns = (await call(admin, 'GET', '/campaigns?searchParam=&pageNumber=1')).json();
+    reads(campaigns, { records: 'array', hasMore: 'boolean' }, 'GET /campaigns');
+    reads(
+      campaigns.records[0],
+      { id: 'number', name: 'string', status: 'string', contactListId: 'number', 'contactList.name': 'string', whatsappId: 'number', 'whatsapp.name': 'string', scheduledAt: 'nullable', completedAt: 'nullable', confirmation: 'boolean' },
+      'GET /campaigns records[0]',
+    );
+  });
+
+  test('GET /plans/all (super, PlansManager) and GET /plans/listPublic?isPublic=true (no token, the sign-up dropdown)', async () => {
+    await call(k.superAdmin, 'POST', '/plans', { name: 'Wire Público', users: 5, connections: 2, queues: 3, amount: 49.9, isPublic: true });
+    const all = (await call(k.superAdmin, 'GET', '/plans/all')).json();
+    const flags = ['useWhatsapp', 'useFacebook', 'useInstagram', 'useCampaigns', 'useSchedules', 'useInternalChat', 'useExternalApi', 'useKanban', 'useOpenAi', 'useIntegration', 'isPublic'];
+    reads(all.find((p: Json) => p.name === 'Wire Público'), { id: 'number', name: 'string', users: 'number', connections: 'number', queues: 'number', amount: 'any', ...Object.fromEntries(flags.map((f) => [f, 'boolean' as const])) }, 'GET /plans/all');
+    const pub = (await call(null, 'GET', '/plans/listPublic?isPublic=true')).json();
+    reads(pub.find((p: Json) => p.name === 'Wire Público'), { id: 'number', name: 'string', users: 'number', connections: 'number', queues: 'number', amount: 'any' }, 'GET /plans/listPublic');
   });
 });

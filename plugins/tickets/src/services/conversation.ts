@@ -82,18 +82,10 @@ export class ConversationChain {
 
   /** Queues the turn of `messageId` (and earlier ones of the ticket without a turn), then runs the ticket's turns up to it. */
   private async drain(companyId: number, ticketId: number, messageId: number): Promise<void> {
-    const { db } = this.deps;
-    await db.raw(
-      `INSERT INTO conversation_turns (message_id, company_id, ticket_id)
-       SELECT m.id, m.company_id, m.ticket_id FROM messages m
-       WHERE m.company_id = ? AND m.ticket_id = ? AND m.from_me = false AND m.is_private = false
-         AND (m.id = ? OR (m.id < ? AND m.created_at > ?))
-       ON CONFLICT (message_id) DO NOTHING`,
-      [companyId, ticketId, messageId, messageId, new Date(Date.now() - CATCH_UP_MS)],
-    );
     const waitUntil = Date.now() + BUSY_WAIT_MS;
-    for (;;) {
-      const claim = await this.claimNext(companyId, ticketId, messageId);
+    // The first claim also records the turns (one transaction, one commit for both).
+    for (let first = true; ; first = false) {
+      const claim = await this.claimNext(companyId, ticketId, messageId, first);
       if (claim === 'none') return;
       if (claim === 'busy') {
         if (Date.now() > waitUntil) throw new RetryableError(`conversation: a turn of ticket ${ticketId} is running elsewhere`);
@@ -101,31 +93,49 @@ export class ConversationChain {
         continue;
       }
       await this.run(claim);
+      // Turns are claimed oldest first up to `messageId`: once its own turn ran, every earlier open one has
+      // too (a turn that fails throws out of here); later ones are run by their own events.
+      if (claim.messageId === messageId) return;
     }
   }
 
   /**
    * Claims the ticket's oldest open turn (pending or failed) up to `messageId`, in a short transaction
    * holding the ticket's advisory lock: 'busy' while another turn of the ticket runs, 'none' when nothing
-   * is left.
+   * is left. With `record`, first queues the turn of `messageId` and the ticket's earlier inbound messages of
+   * the last CATCH_UP_MS that have none (idempotent: ON CONFLICT DO NOTHING).
    */
-  private claimNext(companyId: number, ticketId: number, messageId: number): Promise<TurnRow | 'busy' | 'none'> {
+  private claimNext(companyId: number, ticketId: number, messageId: number, record: boolean): Promise<TurnRow | 'busy' | 'none'> {
     return this.deps.db.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`tickets:conversation:${companyId}:${ticketId}`]);
-      const running = await trx('conversationTurns')
-        .where({ companyId, ticketId, state: 'running' })
-        .where('updatedAt', '>', new Date(Date.now() - TURN_LEASE_MS))
-        .first('messageId');
-      if (running) return 'busy';
-      const next = (await trx('conversationTurns')
-        .where({ companyId, ticketId })
-        .whereIn('state', ['pending', 'failed'])
-        .where('messageId', '<=', messageId)
-        .orderBy('messageId')
-        .first()) as TurnRow | undefined;
+      if (record) {
+        await trx.raw(
+          `INSERT INTO conversation_turns (message_id, company_id, ticket_id)
+           SELECT m.id, m.company_id, m.ticket_id FROM messages m
+           WHERE m.company_id = ? AND m.ticket_id = ? AND m.from_me = false AND m.is_private = false
+             AND (m.id = ? OR (m.id < ? AND m.created_at > ?))
+           ON CONFLICT (message_id) DO NOTHING`,
+          [companyId, ticketId, messageId, messageId, new Date(Date.now() - CATCH_UP_MS)],
+        );
+      }
+      // One round trip for both questions, each answered by its partial index: is a live turn of the ticket
+      // running (conversation_turns_running), and which open turn comes next (conversation_turns_open).
+      const { rows } = (await trx.raw(
+        `SELECT message_id, state FROM (
+           (SELECT message_id, state, 0 AS rank FROM conversation_turns
+             WHERE ticket_id = ? AND company_id = ? AND state = 'running' AND updated_at > ? LIMIT 1)
+           UNION ALL
+           (SELECT message_id, state, 1 AS rank FROM conversation_turns
+             WHERE ticket_id = ? AND company_id = ? AND state IN ('pending', 'failed') AND message_id <= ?
+             ORDER BY message_id LIMIT 1)
+         ) t ORDER BY rank LIMIT 1`,
+        [ticketId, companyId, new Date(Date.now() - TURN_LEASE_MS), ticketId, companyId, messageId],
+      )) as { rows: { message_id: string | number; state: TurnRow['state'] }[] };
+      const next = rows[0];
       if (!next) return 'none';
+      if (next.state === 'running') return 'busy';
       const [claimed] = (await trx('conversationTurns')
-        .where({ messageId: next.messageId })
+        .where({ messageId: next.message_id })
         .update({ state: 'running', attempts: trx.raw('attempts + 1'), updatedAt: trx.fn.now() })
         .returning('*')) as TurnRow[];
       return { ...claimed, messageId: Number(claimed.messageId) };

@@ -179,7 +179,8 @@ export class ConversationChain {
       db('tickets').where({ id: turn.ticketId, companyId: turn.companyId }).first() as Promise<TicketRow | undefined>,
     ]);
     if (!message || !ticket) return undefined;
-    const contact = await contacts.get(turn.companyId, ticket.contactId);
+    // The plain row (one statement): a turn carries no tags or extra info.
+    const [contact] = await contacts.getMany(turn.companyId, [ticket.contactId]);
     if (!contact) return undefined;
     return {
       companyId: turn.companyId,

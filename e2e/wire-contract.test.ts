@@ -331,9 +331,11 @@ describe('wire contract, the supervision, schedule, campaign and plan calls (wir
     reads(campaigns, { records: 'array', hasMore: 'boolean' }, 'GET /campaigns');
     reads(
       campaigns.records[0],
-      { id: 'number', name: 'string', status: 'string', contactListId: 'number', 'contactList.name': 'string', whatsappId: 'number', 'whatsapp.name': 'string', scheduledAt: 'nullable', completedAt: 'nullable', confirmation: 'boolean' },
+      { id: 'number', name: 'string', status: 'string', contactListId: 'number', 'contactList.name': 'string', whatsappId: 'string', 'whatsapp.name': 'string', scheduledAt: 'nullable', completedAt: 'nullable', confirmation: 'boolean' },
       'GET /campaigns records[0]',
     );
+    // The spec (3-campaigns-and-tools.md): whatsappId holds the chosen connections' ids joined by commas.
+    expect(campaigns.records[0].whatsappId).toBe(String(connection.id));
   });
 
   test('GET /plans/all (super, PlansManager) and GET /plans/listPublic?isPublic=true (no token, the sign-up dropdown)', async () => {

@@ -2,6 +2,7 @@
  * The bot's rules as pure functions: menus, option trees, hours by time zone, NPS, LGPD, waiting
  * positions, round-robin and message variables.
  */
+import { botMayTake } from '../src/services/engine';
 import { parseMenuInput, pickQueue, renderQueueMenu, sortQueues } from '../src/rules/menu';
 import { navigate, optionAction, renderOptions, resolvePath, type BotOption } from '../src/rules/tree';
 import { closedWindow, hoursSource, isOpen, shiftsOf, windowKey, type ScheduleRow } from '../src/rules/hours';
@@ -275,5 +276,22 @@ describe('message variables (the SDK fillMessageVariables on the company clock)'
     expect(renderTemplate('{{ms}}', { now, timeZone: 'Asia/Tokyo' })).toBe('Boa noite');
     expect(renderTemplate('{{ NAME }} sem variáveis', { contactName: 'Zé' })).toBe('Zé sem variáveis');
     expect(renderTemplate('texto simples')).toBe('texto simples');
+  });
+});
+
+describe('botMayTake (the ticket-only guards, also the chain pre-check)', () => {
+  const t = { whatsappId: 1, status: 'pending', userId: null, useIntegration: false, promptId: null };
+  test('pending without an attendant, an integration or a prompt; nps and lgpd whatever the owner', () => {
+    expect(botMayTake(t)).toBe(true);
+    expect(botMayTake({ ...t, status: 'nps', userId: 4 })).toBe(true);
+    expect(botMayTake({ ...t, status: 'lgpd', useIntegration: true })).toBe(true);
+  });
+  test('an attendant, an integration, a prompt, another status or no connection: the bot passes', () => {
+    expect(botMayTake({ ...t, userId: 4 })).toBe(false);
+    expect(botMayTake({ ...t, useIntegration: true })).toBe(false);
+    expect(botMayTake({ ...t, promptId: 2 })).toBe(false);
+    expect(botMayTake({ ...t, status: 'open' })).toBe(false);
+    expect(botMayTake({ ...t, status: 'closed' })).toBe(false);
+    expect(botMayTake({ ...t, whatsappId: null })).toBe(false);
   });
 });

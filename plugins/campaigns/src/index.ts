@@ -40,7 +40,7 @@ export default definePlugin<CampaignsConfig>({
     const dispatcher = new Dispatcher({ db: ctx.db, jobs: ctx.jobs, tickets, contacts: ctx.services.get(contactsService), connections, settings, campaigns, log: ctx.log, batchMax: ctx.config.batchSize, runBudgetMs: ctx.config.runBudgetMs });
     const confirmations = new Confirmations({ db: ctx.db, tickets, settings, campaigns, dispatcher, log: ctx.log });
 
-    ctx.extensions.contribute(conversationHandlers, { id: SENDER_ID, order: HANDLER_ORDER, onMessage: (turn) => confirmations.onMessage(turn) });
+    ctx.extensions.contribute(conversationHandlers, { id: SENDER_ID, order: HANDLER_ORDER, onMessage: (turn) => confirmations.onMessage(turn), wants: (e) => confirmations.wants(e) });
     await registerJobs({ jobs: ctx.jobs, db: ctx.db, log: ctx.log, campaigns, dispatcher, lists });
     const failed = await ctx.bus.subscribe<MessageFailedEvent>(messageFailed, ({ payload }) => confirmations.onFailed(payload), { queue: 'campaigns.message-failed', maxRetries: 3, retryDelayMs: 500 });
     const reconnected = await ctx.bus.subscribe<ConnectionBusEvent>(connectionUpdated, ({ payload }) => resumePaused(ctx.db, ctx.jobs, payload.companyId), { queue: 'campaigns.connection-updated', maxRetries: 3, retryDelayMs: 500 });

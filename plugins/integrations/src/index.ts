@@ -47,7 +47,7 @@ export default definePlugin<IntegrationsConfig>({
       maxMediaBytes: ctx.config.maxMediaBytes,
     });
     ctx.services.provide(integrationsService, { get: async (c, id) => { const r = await store.record(c, id); return r ? toPublic(r) : undefined; } });
-    ctx.extensions.contribute(conversationHandlers, { id: HANDLER_ID, order: -20, onMessage: (turn) => engine.onMessage(turn) });
+    ctx.extensions.contribute(conversationHandlers, { id: HANDLER_ID, order: -20, onMessage: (turn) => engine.onMessage(turn), wants: (e) => engine.wants(e) });
     // Attempts are counted per message (INTEGRATIONS_MAX_ATTEMPTS); the job itself may be retried longer.
     ctx.jobs.handle(integrationTurnJob, (run) => engine.runTurn(run), { maxAttempts: 25 });
     await ctx.bus.subscribe(ticketClosed, (m) => engine.forget(m.payload.companyId, m.payload.ticketId), { queue: 'integrations.ticket-closed' });

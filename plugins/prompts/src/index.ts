@@ -43,7 +43,7 @@ export default definePlugin<PromptsConfig>({
       ttsUrl: ctx.config.ttsUrl,
     });
     ctx.services.provide(promptsService, { get: (c, id) => store.getPublic(c, id) });
-    ctx.extensions.contribute(conversationHandlers, { id: HANDLER_ID, order: -10, onMessage: (turn) => engine.onMessage(turn) });
+    ctx.extensions.contribute(conversationHandlers, { id: HANDLER_ID, order: -10, onMessage: (turn) => engine.onMessage(turn), wants: (e) => engine.wants(e) });
     ctx.jobs.handle(promptTurnJob, (run) => engine.answer(run), { maxAttempts: ctx.config.maxAttempts });
     await ctx.bus.subscribe(ticketClosed, (m) => engine.forget(m.payload.companyId, m.payload.ticketId), { queue: 'prompts.ticket-closed' });
     await promptRoutes(ctx.app, { store });

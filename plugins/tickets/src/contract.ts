@@ -314,6 +314,14 @@ export interface ConversationHandler {
   /** 'handled': this handler answered or owns the ticket now; the chain stops. 'pass': next handler. */
   onMessage(turn: ConversationTurn): Promise<'handled' | 'pass'>;
   /**
+   * Optional quick pre-check on the `message.stored` event (its ticket snapshot, body and media type), before
+   * the chain records a turn: false means `onMessage` would answer 'pass' for this message. When every handler
+   * answers false, the chain records the message as done without a turn (one statement instead of the turn's
+   * claim, loads and bookkeeping). Answer true whenever unsure; no answer (or a throw) counts as true. Use
+   * only the event and cached reads (no query per message).
+   */
+  wants?(event: MessageStoredEvent): boolean | Promise<boolean>;
+  /**
    * Optional. Asked, lowest `order` first, when an attendant closes an open ticket normally (PUT
    * /tickets/:id status closed, farewell not refused; not close-all, not the service's `close`), inside the
    * closing transaction. 'rating' keeps the conversation for a rating: the ticket goes to status `nps`

@@ -247,6 +247,48 @@ describe('tickets: conversation handlers and the tickets service', () => {
     expect(calls.filter((c) => c.messageId === fresh.id && c.handler === 'first')).toHaveLength(1);
   });
 
+  test("wants: a message no handler wants is recorded done and no handler runs; a handler without wants, or whose check throws, is offered it", async () => {
+    const deps = ticketsDeps(k);
+    const first = await inbound(digits(), 'abre o ticket');
+    await done(first.id);
+    const ticket = await k.db('tickets').where({ id: first.ticketId }).first();
+    // Messages of that ticket the kernel's own chain never sees (no bus event): this chain alone runs them.
+    const store = async (body: string) => {
+      const [row] = await k.db('messages').insert({ companyId: A.companyId, ticketId: first.ticketId, contactId: ticket.contactId, body, fromMe: false, wid: wid() }).returning('*');
+      const event = { ...(published('message.stored', (p) => p.messageId === first.id)[0] as MessageStoredEvent), messageId: Number(row.id), body };
+      return { id: Number(row.id), msg: { id: `wants-${row.id}`, topic: 'message.stored', payload: event, headers: {}, publishedAt: new Date().toISOString(), attempt: 1 } as BusMessage<MessageStoredEvent> };
+    };
+    const offered: string[] = [];
+    const h = (id: string, wants?: ConversationHandler['wants']): ConversationHandler => ({
+      id,
+      order: 1,
+      ...(wants ? { wants } : {}),
+      async onMessage(turn) {
+        offered.push(`${id}:${turn.message.body}`);
+        return 'pass';
+      },
+    });
+    const chain = (handlers: ConversationHandler[]) => new ConversationChain(deps, { all: () => handlers, onContribute: () => () => undefined });
+
+    const picky = chain([h('picky', (e) => e.body.startsWith('quero')), h('also-picky', async () => false)]);
+    const skipped = await store('só olhando');
+    await picky.handle(skipped.msg);
+    expect(await turnOf(skipped.id)).toMatchObject({ state: 'done', handledBy: null, attempts: 0 });
+    const wanted = await store('quero comprar');
+    await picky.handle(wanted.msg);
+    expect(await turnOf(wanted.id)).toMatchObject({ state: 'done', attempts: 1 });
+    // A later wanted message's catch-up does not offer the skipped one again.
+    expect(offered).toEqual(['also-picky:quero comprar', 'picky:quero comprar']); // same order: by id
+
+    offered.length = 0;
+    const plain = await store('sem pré-teste');
+    await chain([h('picky', () => false), h('plain')]).handle(plain.msg);
+    const failing = await store('pré-teste quebrado');
+    await chain([h('broken', () => { throw new Error('boom'); })]).handle(failing.msg);
+    expect(offered).toEqual(['picky:sem pré-teste', 'plain:sem pré-teste', 'broken:pré-teste quebrado']);
+    expect(await turnOf(plain.id)).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
   test('in order per ticket, one turn at a time, in the order the messages were stored', async () => {
     let inFlight = 0;
     let most = 0;

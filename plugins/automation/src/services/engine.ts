@@ -15,6 +15,17 @@ import type { AutomationStore, StatePatch, StateRow } from './store';
 export type TurnResult = 'handled' | 'pass';
 
 /** One inbound message to answer. */
+/**
+ * The ticket-only guards of `BotEngine.onMessage` (also the conversation chain's `wants` pre-check): false
+ * where the bot passes whatever the contact and the message. The bot may take a ticket of a connection that
+ * waits for an NPS or LGPD answer, or one pending without an attendant, an integration or a prompt.
+ */
+export function botMayTake(t: Pick<BotTicket, 'whatsappId' | 'status' | 'userId' | 'useIntegration' | 'promptId'>): boolean {
+  if (t.whatsappId === null) return false;
+  if (t.status === 'nps' || t.status === 'lgpd') return true;
+  return t.status === 'pending' && t.userId === null && !t.useIntegration && t.promptId === null;
+}
+
 export interface Turn {
   companyId: number;
   ticket: BotTicket;
@@ -136,12 +147,8 @@ export class BotEngine {
   async onMessage(turn: Turn): Promise<TurnResult> {
     const { ticket: t, contact, message } = turn;
     if (message.fromMe || contact.disableBot || !contact.active) return 'pass';
-    if (t.whatsappId === null) return 'pass';
+    if (t.whatsappId === null || !botMayTake(t)) return 'pass';
     const botStatus = t.status === 'nps' || t.status === 'lgpd';
-    if (!botStatus) {
-      if (t.status !== 'pending' || t.userId !== null) return 'pass';
-      if (t.useIntegration || t.promptId !== null) return 'pass';
-    }
     const conn = await this.d.connections.get(t.companyId, t.whatsappId);
     if (!conn) return 'pass';
     if (t.isGroup && conn.groupAsTicket !== 'enabled') return 'pass';

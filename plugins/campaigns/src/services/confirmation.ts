@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageFailedEvent } from '@atendo/sdk';
-import type { ConversationTurn, TicketsService } from '@atendo/plugin-tickets/contract';
+import type { ConversationTurn, MessageStoredEvent, TicketsService } from '@atendo/plugin-tickets/contract';
 import { isPositiveReply } from '../contract';
 import { CAMPAIGNS, SHIPPINGS, type CampaignRow, type CampaignStore } from './campaigns';
 import { SENDER_ID, type Dispatcher } from './dispatcher';
@@ -47,6 +47,11 @@ export class Confirmations {
   ) {}
 
   /** The conversation handler's `onMessage`. */
+  /** The chain's pre-check (no query): only a positive reply outside a group can confirm (see onMessage). */
+  wants(e: MessageStoredEvent): boolean {
+    return !e.ticket.isGroup && isPositiveReply(e.body);
+  }
+
   async onMessage(turn: ConversationTurn): Promise<'handled' | 'pass'> {
     if (turn.ticket.isGroup || turn.contact.isGroup) return 'pass';
     const companyId = turn.companyId;

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Jobs, JobRun, UploadService } from '@atendo/sdk';
-import type { ConversationTurn, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
+import type { ConversationTurn, MessageStoredEvent, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import { integrationTurnJob, type IntegrationInboxTurn, type IntegrationRecord, type IntegrationTurnData, type IntegrationTools, type IntegrationType } from '../contract';
@@ -73,6 +73,15 @@ export class IntegrationEngine {
   constructor(private readonly d: EngineDeps) {}
 
   /** The conversation handler (`tickets.conversation-handlers`). */
+  /** The chain's pre-check (the event and the cached attachments): false where onMessage passes on the ticket alone. */
+  async wants(e: MessageStoredEvent): Promise<boolean> {
+    const t = e.ticket;
+    if (t.isGroup || t.status !== 'pending' || t.userId !== null) return false;
+    if (t.useIntegration) return t.integrationId !== null;
+    if (t.promptId !== null) return false;
+    return (await this.attachedIntegration(e.companyId, t.queueId, t.connectionId)) !== null;
+  }
+
   async onMessage(turn: ConversationTurn): Promise<'handled' | 'pass'> {
     const { companyId, ticket: t, contact } = turn;
     if (contact.disableBot || t.isGroup || t.status !== 'pending' || t.userId !== null) return 'pass';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import OpenAI from 'openai';
 import { Readable } from 'node:stream';
 import type { Jobs, JobRun, UploadService } from '@atendo/sdk';
-import type { ConversationTurn, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
+import type { ConversationTurn, MessageStoredEvent, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import { promptTurnJob, type PromptTurnData } from '../contract';
@@ -63,6 +63,14 @@ export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: stri
 export class PromptEngine {
   private readonly attachments = new TtlCache();
   constructor(private readonly d: PromptEngineDeps) {}
+
+  /** The chain's pre-check (the event and the cached attachments): false where onMessage passes on the ticket alone. */
+  async wants(e: MessageStoredEvent): Promise<boolean> {
+    const t = e.ticket;
+    if (t.isGroup || t.status !== 'pending' || t.userId !== null || t.useIntegration) return false;
+    if (t.promptId !== null) return true;
+    return (await this.attachedPrompt(e.companyId, t.queueId, t.connectionId)) !== null;
+  }
 
   async onMessage(turn: ConversationTurn): Promise<'handled' | 'pass'> {
     const { companyId, ticket: t, contact } = turn;

@@ -1,4 +1,4 @@
-import { PermanentError, RetryableError, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
+import { PermanentError, RetryableError, WriteBatcher, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
 import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
 import type { MessageRow, TicketRow } from '../model';
 import { ticketSnapshot } from './core';
@@ -21,7 +21,8 @@ import type { TicketsDeps } from './deps';
  *   overtakes an earlier one whose event is still on its way.
  * - A handler that throws is logged; the turn becomes `failed` and the bus retries the event (the chain
  *   restarts at the first handler). After 5 tries the turn is `abandoned` and the ticket's next turns run.
- * - With no handler contributed nothing is recorded.
+ * - With no handler contributed nothing is recorded. When every handler's `wants` pre-check says no, the
+ *   message is recorded as a `done` turn (one statement) and no handler runs.
  */
 
 /** The chain's consumer queue (dead letters in `tickets.conversation.dlq`). */
@@ -53,11 +54,22 @@ const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >
 export class ConversationChain {
   /** Per ticket, the events of this process waiting for the previous one (arrival order). */
   private readonly chains = new Map<string, Promise<void>>();
+  /** Messages no handler wants, recorded as done turns: the ones waiting meanwhile go in one INSERT. */
+  private readonly skipped: WriteBatcher<{ messageId: number; companyId: number; ticketId: number }>;
 
   constructor(
     private readonly deps: TicketsDeps,
     private readonly contributions: Contributions<ConversationHandler>,
-  ) {}
+  ) {
+    this.skipped = new WriteBatcher((items) =>
+      this.deps.db.raw(
+        `INSERT INTO conversation_turns (message_id, company_id, ticket_id, state)
+         SELECT m, c, t, 'done' FROM unnest(?::bigint[], ?::int[], ?::int[]) AS v(m, c, t)
+         ON CONFLICT (message_id) DO NOTHING`,
+        [items.map((i) => i.messageId), items.map((i) => i.companyId), items.map((i) => i.ticketId)],
+      ),
+    );
+  }
 
   /** The handlers, lowest `order` first (then by id, so the order is stable). */
   handlers(): ConversationHandler[] {
@@ -69,6 +81,11 @@ export class ConversationChain {
     const p = m.payload;
     if (!p || !isId(p.companyId) || !isId(p.ticketId) || !isId(p.messageId)) throw new PermanentError('message.stored: malformed payload');
     if (p.fromMe || p.isPrivate || !this.contributions.all().length) return;
+    if (!(await this.wanted(p))) {
+      // No handler would take it: recorded as done (so a later turn's catch-up does not offer it), nothing run.
+      await this.skipped.add({ messageId: p.messageId, companyId: p.companyId, ticketId: p.ticketId });
+      return;
+    }
     const key = `${p.companyId}:${p.ticketId}`;
     const previous = this.chains.get(key) ?? Promise.resolve();
     const run = previous.then(() => this.drain(p.companyId, p.ticketId, p.messageId));
@@ -79,6 +96,20 @@ export class ConversationChain {
     });
     return run;
   };
+
+  /** Whether any handler may take the message (`wants`; a handler without it, or whose check throws, may). */
+  private async wanted(p: MessageStoredEvent): Promise<boolean> {
+    for (const h of this.contributions.all()) {
+      if (!h.wants) return true;
+      try {
+        if (await h.wants(p)) return true;
+      } catch (err) {
+        this.deps.log.warn({ err, handler: h.id }, 'conversation: a handler\'s wants() failed (taken as true)');
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Queues the turn of `messageId` (and earlier ones of the ticket without a turn), then runs the ticket's turns up to it. */
   private async drain(companyId: number, ticketId: number, messageId: number): Promise<void> {

@@ -15,3 +15,4 @@ export * from './inbox';
 export * from './message-variables';
 export * from './metrics';
 export * from './lgpd';
+export * from './batch';

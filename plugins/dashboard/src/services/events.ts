@@ -27,7 +27,7 @@ export async function subscribeEvents(d: {
   const messages = await d.bus.subscribe<MessageStoredEvent>(
     d.messageStored,
     async ({ payload: m }) => {
-      if (!m.isPrivate) await d.model.lastMessage(m.companyId, m.ticketId, m.body);
+      if (!m.isPrivate) await d.model.lastMessage(m.companyId, m.ticketId, m.body, m.messageId);
     },
     { queue: 'dashboard.messages', ...opts },
   );

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { WriteBatcher } from '@atendo/sdk';
 import type { TicketRow, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { AutomationService } from '@atendo/plugin-automation/contract';
 
@@ -17,6 +18,23 @@ export class ReadModel {
   private readonly running = new Map<number, Promise<void>>();
   /** Companies known to be backfilled (the check is one query otherwise; the fact never reverts). */
   private readonly backfilled = new Set<number>();
+  /** Last-message writes waiting meanwhile go in one UPDATE (one per message otherwise: the busiest write here). */
+  private readonly lastMessages = new WriteBatcher<{ companyId: number; ticketId: number; messageId: number; body: string }>((items) => {
+    // Per ticket, the newest message of the batch.
+    const newest = new Map<string, (typeof items)[number]>();
+    for (const i of items) {
+      const key = `${i.companyId}:${i.ticketId}`;
+      const seen = newest.get(key);
+      if (!seen || i.messageId > seen.messageId) newest.set(key, i);
+    }
+    const rows = [...newest.values()];
+    return this.db.raw(
+      `UPDATE dashboard_tickets AS d SET last_message = v.body
+       FROM unnest(?::int[], ?::int[], ?::text[]) AS v(company_id, ticket_id, body)
+       WHERE d.company_id = v.company_id AND d.ticket_id = v.ticket_id`,
+      [rows.map((r) => r.companyId), rows.map((r) => r.ticketId), rows.map((r) => r.body)],
+    );
+  });
 
   /** `changed(companyId)` runs after every write that changes a company's figures (announces `dashboard.changed`). */
   constructor(
@@ -68,8 +86,8 @@ export class ReadModel {
    * figure depends on it, so nothing is re-read and no `dashboard.changed` follows; a ticket the model does
    * not know yet arrives with its own `ticket.created`.
    */
-  async lastMessage(companyId: number, ticketId: number, body: string): Promise<void> {
-    await this.db('dashboardTickets').where({ companyId, ticketId }).update({ lastMessage: body });
+  async lastMessage(companyId: number, ticketId: number, body: string, messageId = 0): Promise<void> {
+    await this.lastMessages.add({ companyId, ticketId, messageId, body });
   }
 
   /** Stores a rating (0..10) of a ticket, fetching the ticket first when the model does not know it yet. */

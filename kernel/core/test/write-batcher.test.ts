@@ -1,0 +1,64 @@
+import { WriteBatcher } from '@atendo/sdk';
+
+/** The SDK's group commit (kernel/sdk/src/batch.ts): what waits during a flush goes together into the next one. */
+describe('WriteBatcher', () => {
+  const deferred = () => {
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+
+  test('an idle batcher flushes the first item at once; items added during that flush go in one next flush, in order', async () => {
+    const flushes: number[][] = [];
+    const gates: ReturnType<typeof deferred>[] = [];
+    const b = new WriteBatcher<number>((items) => {
+      flushes.push(items);
+      const g = deferred();
+      gates.push(g);
+      return g.promise;
+    });
+    const first = b.add(1);
+    expect(flushes).toEqual([[1]]);
+    const rest = [b.add(2), b.add(3), b.add(4)];
+    expect(b.pending).toBe(3);
+    let firstDone = false;
+    void first.then(() => (firstDone = true));
+    gates[0].resolve();
+    await first;
+    expect(firstDone).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(flushes).toEqual([[1], [2, 3, 4]]);
+    gates[1].resolve();
+    await Promise.all(rest);
+    expect(b.pending).toBe(0);
+  });
+
+  test("a failed flush rejects its own items only, and the next items still flush", async () => {
+    let calls = 0;
+    const b = new WriteBatcher<string>(async (items) => {
+      calls++;
+      if (items.includes('bad')) throw new Error('constraint');
+    });
+    const bad = b.add('bad');
+    const good = b.add('good');
+    await expect(bad).rejects.toThrow('constraint');
+    await expect(good).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+
+  test('maxBatch caps one flush', async () => {
+    const sizes: number[] = [];
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    const b = new WriteBatcher<number>(async (items) => {
+      sizes.push(items.length);
+      if (sizes.length === 1) await hold;
+    }, 2);
+    const all = [b.add(0), b.add(1), b.add(2), b.add(3), b.add(4)];
+    release();
+    await Promise.all(all);
+    expect(sizes).toEqual([1, 2, 2]);
+    expect(() => new WriteBatcher(async () => undefined, 0)).toThrow(/maxBatch/);
+  });
+});

@@ -22,7 +22,8 @@
  * BENCH_CONCURRENCY ("50,200,500"), BENCH_RATES (open loop instead: webhooks offered per second, e.g. "200,400",
  * whatever the latency, as deploy/k6/inbound.ts's constant arrival rate), BENCH_DURATION (seconds per stage, 10), BENCH_WARMUP (seconds, 3),
  * BENCH_SOCKETS (admin sockets, 10), BENCH_CONTACTS (1000), DB_POOL_MAX (kernel pool, 10),
- * BENCH_MODE ("webhook" or "bus"; default webhook when plugins/channels loads), BENCH_TRACE (1: the kernel
+ * BENCH_PLUGINS (plugin ids to load, comma-separated; default every plugin: e.g. the set of an older build, to
+ * compare the same work), BENCH_MODE ("webhook" or "bus"; default webhook when plugins/channels loads), BENCH_TRACE (1: the kernel
  * prints its SQL statements by count after each stage), BENCH_CPU_PROF (a folder: the kernel writes a V8
  * CPU profile there).
  *
@@ -76,8 +77,11 @@ async function kernelMain(): Promise<void> {
     if (!existsSync(entry)) continue;
     try {
       const mod = (await import(entry)) as { default?: { id?: string; register?: unknown } };
+      const only = process.env.BENCH_PLUGINS ? new Set(process.env.BENCH_PLUGINS.split(',').map((x) => x.trim())) : undefined;
       if (mod.default?.id === 'automation' && process.env.BENCH_BOT === 'off') {
         skipped.push(`${dir} (BENCH_BOT=off)`);
+      } else if (only && mod.default?.id && !only.has(mod.default.id)) {
+        skipped.push(`${dir} (not in BENCH_PLUGINS)`);
       } else if (mod.default?.id && typeof mod.default.register === 'function') {
         plugins.push(mod.default);
         loaded.push(mod.default.id);

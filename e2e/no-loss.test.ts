@@ -130,14 +130,20 @@ describe('no loss: kill -9 of the kernel, of the database; sockets that drop', (
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** HTTP statuses of the webhook answers (and 'no answer' for refused or cut connections), by count. */
+  const answers = new Map<number | 'no answer', number>();
+  const count = (k: number | 'no answer') => answers.set(k, (answers.get(k) ?? 0) + 1);
+
   /** POSTs one message's webhook; true only on 200. */
   async function post(wid: string, from: string): Promise<boolean> {
     const body = webhookBody(wid, from);
     try {
       const res = await fetch(`${base()}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body) }, body, signal: AbortSignal.timeout(10_000) });
       await res.arrayBuffer();
+      count(res.status);
       return res.status === 200;
     } catch {
+      count('no answer');
       return false;
     }
   }
@@ -238,6 +244,7 @@ describe('no loss: kill -9 of the kernel, of the database; sockets that drop', (
     const s = stream('PGKILL');
     await new Promise((r) => setTimeout(r, 2000));
     const pg = postmasterPid();
+    answers.clear();
     process.kill(pg, 'SIGKILL');
     // The senders keep going through the outage (their posts are refused meanwhile) and after it.
     const until = Date.now() + 90_000;
@@ -255,6 +262,9 @@ describe('no loss: kill -9 of the kernel, of the database; sockets that drop', (
     await new Promise((r) => setTimeout(r, 2000));
     await s.stop();
     expect(s.acked.size).toBeGreaterThan(ackedAfter); // accepting again after the restart
+    // While the database was down the webhook said so (503, which Meta retries), never another status.
+    expect(answers.get(503) ?? 0).toBeGreaterThan(0);
+    expect([...answers.keys()].filter((k) => k !== 200 && k !== 503 && k !== 'no answer')).toEqual([]);
     expect(node!.proc.exitCode).toBeNull(); // the kernel stayed up
     expect(node!.lines.join('\n')).toMatch(/embedded PostgreSQL exited unexpectedly: restarting it/);
     await deliverAgain(s.unacked);

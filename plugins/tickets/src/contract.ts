@@ -442,6 +442,8 @@ export interface TicketLogInput {
 export interface TicketsService {
   /** The ticket `id` of `companyId`, or undefined. */
   get(companyId: number, id: number): Promise<TicketRow | undefined>;
+  /** The tickets of `companyId` among `ids` (unknown ids skipped), in no particular order; one statement. */
+  getMany(companyId: number, ids: number[]): Promise<TicketRow[]>;
   /** The active (open, pending or group) ticket of the contact on the connection (`null`: no connection), or undefined. */
   findActiveForContact(companyId: number, contactId: number, whatsappId: number | null): Promise<TicketRow | undefined>;
   /** The ticket as handlers see it (`ConversationTurn.ticket`), or undefined. */

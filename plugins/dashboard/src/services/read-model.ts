@@ -19,6 +19,18 @@ export class ReadModel {
   /** Companies known to be backfilled (the check is one query otherwise; the fact never reverts). */
   private readonly backfilled = new Set<number>();
   /** Last-message writes waiting meanwhile go in one UPDATE (one per message otherwise: the busiest write here). */
+  private readonly refreshes = new WriteBatcher<{ companyId: number; ticketId: number }>(async (items) => {
+    const byCompany = new Map<number, Set<number>>();
+    for (const i of items) byCompany.set(i.companyId, (byCompany.get(i.companyId) ?? new Set()).add(i.ticketId));
+    for (const [companyId, ids] of byCompany) {
+      const rows = await this.tickets.getMany(companyId, [...ids]);
+      const found = new Set(rows.map((r) => r.id));
+      const gone = [...ids].filter((id) => !found.has(id));
+      await this.upsert(rows);
+      if (gone.length) await this.db('dashboardTickets').where({ companyId }).whereIn('ticketId', gone).del();
+      await this.changed(companyId);
+    }
+  });
   private readonly lastMessages = new WriteBatcher<{ companyId: number; ticketId: number; messageId: number; body: string }>((items) => {
     // Per ticket, the newest message of the batch.
     const newest = new Map<string, (typeof items)[number]>();
@@ -71,7 +83,13 @@ export class ReadModel {
   }
 
   /** Re-reads one ticket through the tickets service and stores it (deleted tickets leave the model). */
+  /**
+   * Re-reads the ticket through the tickets service and stores it (deleted tickets leave the model). Without
+   * `lastMessage`, the refreshes that arrive while one is being written go together (one read, one upsert and
+   * one `dashboard.changed` per company for all of them).
+   */
   async refresh(companyId: number, ticketId: number, lastMessage?: string): Promise<void> {
+    if (lastMessage === undefined) return this.refreshes.add({ companyId, ticketId });
     const t = await this.tickets.get(companyId, ticketId);
     if (!t) {
       await this.db('dashboardTickets').where({ companyId, ticketId }).del();

@@ -21,6 +21,10 @@ import { sendToContacts } from './messages/bulk';
 export function ticketsServiceImpl(deps: TicketsDeps): TicketsService {
   return {
     get: (companyId, id) => deps.db('tickets').where({ companyId, id }).first() as Promise<TicketRow | undefined>,
+    getMany: async (companyId, ids) => {
+      const wanted = [...new Set(ids)].filter((v) => Number.isInteger(v) && v > 0 && v <= 2147483647);
+      return wanted.length ? ((await deps.db('tickets').where({ companyId }).whereIn('id', wanted)) as TicketRow[]) : [];
+    },
     findActiveForContact: (companyId, contactId, whatsappId) => findActive(deps.db, companyId, contactId, whatsappId),
     snapshot: async (companyId, id) => {
       const t = (await deps.db('tickets').where({ companyId, id }).first()) as TicketRow | undefined;

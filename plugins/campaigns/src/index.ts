@@ -37,7 +37,7 @@ export default definePlugin<CampaignsConfig>({
     const settings = new SettingsStore(ctx.db, ctx.realtime);
     const lists = new ListStore(ctx.db, ctx.realtime, ctx.jobs, ctx.log, connections, () => checkers.all(), ctx.config.importMaxRows);
     const campaigns = new CampaignStore({ db: ctx.db, realtime: ctx.realtime, bus: ctx.bus, jobs: ctx.jobs, uploads: ctx.uploads, identity: ctx.identity, connections, contacts: ctx.services.get(contactsService), log: ctx.log });
-    const dispatcher = new Dispatcher({ db: ctx.db, jobs: ctx.jobs, tickets, contacts: ctx.services.get(contactsService), connections, settings, campaigns, log: ctx.log, batchMax: ctx.config.batchSize, runBudgetMs: ctx.config.runBudgetMs });
+    const dispatcher = new Dispatcher({ db: ctx.db, jobs: ctx.jobs, tickets, contacts: ctx.services.get(contactsService), connections, settings, campaigns, log: ctx.log, batchMax: ctx.config.batchSize, runBudgetMs: ctx.config.runBudgetMs, confirmationTtlMs: ctx.config.confirmationTtlSeconds * 1000 });
     const confirmations = new Confirmations({ db: ctx.db, tickets, settings, campaigns, dispatcher, log: ctx.log });
 
     ctx.extensions.contribute(conversationHandlers, { id: SENDER_ID, order: HANDLER_ORDER, onMessage: (turn) => confirmations.onMessage(turn), wants: (e) => confirmations.wants(e) });

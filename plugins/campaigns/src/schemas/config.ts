@@ -10,5 +10,11 @@ export const CampaignsConfig = Type.Object({
   batchSize: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
   /** `CAMPAIGNS_RUN_BUDGET_MS`: how long one dispatcher job run goes on sending before a fresh run takes over, ms. */
   runBudgetMs: Type.Integer({ minimum: 100, maximum: 60_000, default: 2_000 }),
+  /**
+   * `CAMPAIGNS_CONFIRMATION_TTL_SECONDS`: how long a recipient asked for a confirmation has to answer (default
+   * 24 hours). Then the recipient fails (`CONFIRMATION_EXPIRED`) and the campaign can end: it is FINALIZADA only
+   * when every recipient was delivered or failed.
+   */
+  confirmationTtlSeconds: Type.Integer({ minimum: 1, maximum: 30 * 86_400, default: 86_400 }),
 });
 export type CampaignsConfig = Static<typeof CampaignsConfig>;

@@ -90,6 +90,8 @@ export class Confirmations {
     if (!done) return 'pass';
     await done.announce?.();
     await this.d.dispatcher.progress(companyId, done.campaignId, true);
+    // That may have been the last confirmation the campaign waited for: the dispatcher ends it now.
+    await this.d.dispatcher.wake(companyId, done.campaignId);
     return 'handled';
   }
 

@@ -43,6 +43,8 @@ export interface DispatcherDeps {
   batchMax: number;
   /** How long one job run may go on sending before it hands over to a fresh run (other campaigns get turns), ms. */
   runBudgetMs: number;
+  /** How long a recipient asked for a confirmation has to answer, ms (then it fails: CONFIRMATION_EXPIRED). */
+  confirmationTtlMs?: number;
 }
 
 /** One send prepared for a recipient. */
@@ -59,6 +61,9 @@ type Step =
   | { kind: 'stop'; status?: { from: CampaignStatus; to: CampaignStatus }; announce?: () => Promise<void>; sent: number }
   | { kind: 'continue'; announce: () => Promise<void>; sent: number; rescheduled: boolean }
   | { kind: 'wait'; announce?: () => Promise<void>; sent: number; paused?: 'changed' };
+
+/** Longest wait before the dispatcher looks again at a campaign whose recipients are answering their confirmation, ms. */
+const CONFIRMATION_RECHECK_MS = 60_000;
 
 const contactChannel = (channel: string): ContactChannel => (channel === 'whatsappapi' ? 'whatsappapi' : channel === 'facebook' ? 'facebook' : channel === 'instagram' ? 'instagram' : 'whatsapp');
 
@@ -102,6 +107,28 @@ export class Dispatcher {
     if (!force && now - (this.lastEmit.get(campaignId) ?? 0) < 1000) return;
     this.lastEmit.set(campaignId, now);
     await this.d.campaigns.emitUpdate(companyId, campaignId);
+  }
+
+  /**
+   * Recipients still awaiting their confirmation: those asked longer than the TTL ago fail now
+   * (`CONFIRMATION_EXPIRED`); for the others, when to look again (their first expiry, at most a minute away so
+   * that answered confirmations end the campaign soon), or null when none is left.
+   */
+  private async confirmationsLeft(trx: Knex.Transaction, c: CampaignRow, now: Date): Promise<Date | null> {
+    const ttl = this.d.confirmationTtlMs ?? 86_400_000;
+    await trx(SHIPPINGS)
+      .where({ campaignId: c.id, status: 'confirmation' })
+      .where('confirmationRequestedAt', '<=', new Date(now.getTime() - ttl))
+      .update({ status: 'failed', error: 'CONFIRMATION_EXPIRED', updatedAt: now });
+    const [{ oldest }] = (await trx(SHIPPINGS).where({ campaignId: c.id, status: 'confirmation' }).min({ oldest: 'confirmationRequestedAt' })) as { oldest: Date | string | null }[];
+    if (!oldest) return null;
+    const expiry = new Date(oldest).getTime() + ttl;
+    return new Date(Math.max(now.getTime() + 200, Math.min(expiry, now.getTime() + CONFIRMATION_RECHECK_MS)));
+  }
+
+  /** Looks at the campaign now (a confirmation was answered: it may have been the last one awaited). */
+  async wake(companyId: number, campaignId: number): Promise<void> {
+    await this.d.jobs.schedule(dispatchJob, { companyId, campaignId }, { key: `dispatch:${campaignId}` });
   }
 
   private async schedule(trx: Knex.Transaction, c: CampaignRow, runAt?: Date): Promise<void> {
@@ -151,6 +178,12 @@ export class Dispatcher {
           await this.schedule(trx, c, new Date(now.getTime() + 1000));
           return { kind: 'wait', sent: 0 };
         }
+        const recheck = await this.confirmationsLeft(trx, c, now);
+        if (recheck) {
+          await trx(CAMPAIGNS).where({ id: c.id }).update({ tickedAt: now });
+          await this.schedule(trx, c, recheck);
+          return { kind: 'wait', sent: 0 };
+        }
         await trx(CAMPAIGNS).where({ id: c.id }).update({ status: 'FINALIZADA', completedAt: now, paused: null, nextSendAt: null, tickedAt: now, updatedAt: now });
         return { kind: 'stop', sent: 0, status: { from: 'EM_ANDAMENTO', to: 'FINALIZADA' } };
       }
@@ -170,6 +203,16 @@ export class Dispatcher {
 
       // The last recipients went out: the campaign ends now, not after the pause that would follow them.
       const more = await trx(SHIPPINGS).where({ campaignId: c.id }).whereIn('status', ['pending', 'confirmed']).first('id');
+      const recheck = more ? null : await this.confirmationsLeft(trx, c, now);
+      if (recheck) {
+        // Nothing left to send, but recipients still have their confirmation to answer: look again then.
+        await trx(CAMPAIGNS).where({ id: c.id }).update({ nextSendAt: null, sentInBlock: 0, rotation: (c.rotation + items.length) % 1_000_000, paused: null, tickedAt: now });
+        await this.schedule(trx, c, recheck);
+        const announceWaiting = async () => {
+          for (const a of outcome.announces) await a();
+        };
+        return { kind: 'wait', sent: items.length, announce: announceWaiting };
+      }
       if (!more) {
         await trx(CAMPAIGNS).where({ id: c.id }).update({ status: 'FINALIZADA', completedAt: now, paused: null, nextSendAt: null, sentInBlock: 0, rotation: (c.rotation + items.length) % 1_000_000, tickedAt: now, updatedAt: now });
         const announceLast = async () => {

@@ -24,7 +24,7 @@ describe('visibleMenu', () => {
 
   test('attendants see no dashboard, no admin section and no super section', () => {
     const k = keys(attendant, ALL_ON);
-    expect(k).toEqual(['main:tickets', 'main:moments', 'main:quickMessages', 'main:kanban', 'main:contacts', 'main:schedules', 'main:tags', 'main:chats', 'main:helps', 'main:todolist', 'main:campaigns', 'main:contactLists', 'main:messagesApi', 'main:plantao', 'main:prompts', 'main:queueIntegration']);
+    expect(k).toEqual(['main:tickets', 'main:moments', 'main:quickMessages', 'main:kanban', 'main:tagsKanban', 'main:contacts', 'main:schedules', 'main:tags', 'main:chats', 'main:helps', 'main:todolist', 'main:campaigns', 'main:contactLists', 'main:messagesApi', 'main:plantao', 'main:prompts', 'main:queueIntegration']);
     expect(visibleMenu({ profile: 'supervisor', super: false }, ALL_ON).map((s) => s.key)).toEqual(['main']);
   });
 
@@ -43,9 +43,10 @@ describe('visibleMenu', () => {
 
   test('each plan flag hides its entry; an unknown plan hides every gated entry', () => {
     expect(keys(admin, { ...ALL_ON, useKanban: false })).not.toContain('main:kanban');
+    expect(keys(admin, { ...ALL_ON, useKanban: false })).not.toContain('main:tagsKanban');
     expect(keys(admin, { ...ALL_ON, useKanban: false })).toContain('main:contacts');
     const gated = MENU.flatMap((s) => s.entries.filter((e) => e.features.length).map((e) => [e.key, e.features[0]] as const));
-    expect(gated.map(([k]) => k)).toEqual(['kanban', 'schedules', 'chats', 'campaigns', 'contactLists', 'campaignsConfig', 'messagesApi', 'prompts', 'queueIntegration']);
+    expect(gated.map(([k]) => k)).toEqual(['kanban', 'tagsKanban', 'schedules', 'chats', 'campaigns', 'contactLists', 'campaignsConfig', 'messagesApi', 'prompts', 'queueIntegration']);
     for (const [key, feature] of gated) {
       expect(keys(admin, { ...ALL_ON, [feature]: false })).not.toContain(`main:${key}`);
       expect(keys(admin, ALL_ON)).toContain(`main:${key}`);

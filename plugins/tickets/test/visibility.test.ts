@@ -259,6 +259,32 @@ describe('live ticket events follow the same rule', () => {
     expect(await receivers(moved, tk.queueA)).toEqual([...SEE_ALL, 'group', 'userA', 'userB'].sort());
   });
 
+  test("a user's queues changed by an admin: the open socket follows at once (new queue in, old queue out), no reconnect", async () => {
+    const mover = await createAgent(k, t.companyId, { queueIds: [t.queueA.id], name: 'Mover' });
+    const s = await k.socket(mover.token, base);
+    try {
+      const event = `company-${t.companyId}-ticket`;
+      const gets = async (ticket: TicketRow) => {
+        const got = collectEvents<{ action: string; ticket: { id: number } }>(s, event, 700);
+        await new Promise((r) => setTimeout(r, 50));
+        await emitTicketUpdate(ticketsDeps(k), ticket);
+        return (await got).some((e) => e.action === 'update' && e.ticket.id === ticket.id);
+      };
+      expect([await gets(tk.queueA), await gets(tk.queueB)]).toEqual([true, false]);
+      const id = s.id;
+      expect((await k.as(t.admin, 'PUT', `/users/${mover.id}`, { queueIds: [t.queueB.id] })).statusCode).toBe(200);
+      let seen: boolean[] = [];
+      for (let i = 0; i < 20; i++) {
+        seen = [await gets(tk.queueA), await gets(tk.queueB)];
+        if (!seen[0] && seen[1]) break;
+      }
+      expect(seen).toEqual([false, true]);
+      expect(s.id).toBe(id); // the same connection
+    } finally {
+      s.close();
+    }
+  });
+
   test('for every viewer, the tickets its socket receives are exactly the tickets its list shows', async () => {
     const users: Record<string, { token: string }> = { admin: t.admin, super: superUser, userA: t.userA, userB: t.userB, all: allUser, group: groupUser, noQueue: noQueueUser, otherAdmin: other.admin, otherUser: other.userA };
     const event = `company-${t.companyId}-ticket`;

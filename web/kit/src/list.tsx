@@ -282,6 +282,28 @@ export interface ListStatusProps {
   testId?: string;
 }
 
+/**
+ * The `ListStatus` props a `usePagedList` result decides: loading (first page), empty once loaded, failed with
+ * retry, and the "load more" footer. Spread them: `<ListStatus {...pagedListStatus(list)} texts={...} />`.
+ */
+export function pagedListStatus(list: {
+  query: { isPending: boolean; isError: boolean; refetch: () => unknown };
+  rows: readonly unknown[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+}): Omit<ListStatusProps, 'texts' | 'emptyIcon' | 'testId'> {
+  return {
+    loading: list.query.isPending,
+    empty: !list.query.isPending && list.rows.length === 0,
+    failed: list.query.isError,
+    onRetry: () => void list.query.refetch(),
+    hasMore: list.hasMore,
+    loadingMore: list.loadingMore,
+    onLoadMore: list.loadMore,
+  };
+}
+
 /** What a list shows besides its rows: loading, empty, failed (with retry), and the "load more" footer. */
 export function ListStatus({ loading, empty, failed, onRetry, hasMore, loadingMore, onLoadMore, texts, emptyIcon = 'inbox', testId = 'list' }: ListStatusProps) {
   if (loading) return <Loading label={texts.loading} />;

@@ -1,5 +1,5 @@
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import { applyArrayChange, applyListChange, applyToPagedLists, mergeListPages, type ListPageOf } from '../src/list';
+import { applyArrayChange, applyListChange, applyToPagedLists, mergeListPages, pagedListStatus, type ListPageOf } from '../src/list';
 
 type R = { id: number; name: string };
 const data = (...pages: R[][]): InfiniteData<ListPageOf<R>> => ({ pages: pages.map((records, i) => ({ records, count: 4, hasMore: i < pages.length - 1 })), pageParams: pages.map((_, i) => i + 1) });
@@ -48,5 +48,19 @@ describe('list kit cache helpers', () => {
     expect(mergeListPages(client.getQueryData<InfiniteData<ListPageOf<R>>>(['x', 'list', ''])).map((r) => r.id)).toEqual([4, 1, 2]);
     expect(mergeListPages(client.getQueryData<InfiniteData<ListPageOf<R>>>(['x', 'list', 'ca'])).map((r) => r.id)).toEqual([4, 3]);
     expect(client.getQueryData(['x', 'other'])).toEqual({ keep: true });
+  });
+});
+
+describe('pagedListStatus', () => {
+  const base = { query: { isPending: false, isError: false, refetch: jest.fn() }, rows: [] as unknown[], hasMore: false, loadingMore: false, loadMore: jest.fn() };
+  test('loading, then empty once loaded, failed with a retry that refetches, and the load-more footer', () => {
+    expect(pagedListStatus({ ...base, query: { ...base.query, isPending: true } })).toMatchObject({ loading: true, empty: false });
+    expect(pagedListStatus(base)).toMatchObject({ loading: false, empty: true, failed: false, hasMore: false });
+    const failed = pagedListStatus({ ...base, query: { ...base.query, isError: true } });
+    expect(failed.failed).toBe(true);
+    failed.onRetry!();
+    expect(base.query.refetch).toHaveBeenCalledTimes(1);
+    const more = pagedListStatus({ ...base, rows: [{}], hasMore: true, loadingMore: true });
+    expect(more).toMatchObject({ empty: false, hasMore: true, loadingMore: true, onLoadMore: base.loadMore });
   });
 });

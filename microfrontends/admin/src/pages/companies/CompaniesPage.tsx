@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { formatBRL, toastError } from '@atendo/web-api';
 import { Button, IconButton, Modal, SelectField, TextField } from '@atendo/web-ui';
-import { Chip, DataTable, ListFrame, ListHeader, ListStatus, rules, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
+import { Chip, DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, rules, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import { CheckboxField, FormGrid } from '../../lib/fields';
 import { AdminIcon, ConfirmDialog, DialogActions } from '../../lib/parts';
 import { companiesKeys, createCompany, deleteCompany, dmy, dueTint, fetchCompanies, fetchPlans, RECURRENCES, renewCompany, updateCompany, type AdminCompany, type CompanyInput } from './api';
@@ -111,13 +111,7 @@ export function CompaniesPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('companies.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="business"
           testId="companies"

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Modal, SelectField, TextField } from '@atendo/web-ui';
-import { DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
+import { DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import { AdminIcon, ConfirmDialog, DialogActions } from '../../lib/parts';
 import { TextAreaField } from '../../lib/fields';
 import { createIntegration, deleteIntegration, fetchIntegrations, INTEGRATION_LANGUAGES, INTEGRATION_TYPES, integrationKeys, testIntegration, updateIntegration, type IntegrationEvent, type IntegrationInput, type QueueIntegration } from './api';
@@ -121,13 +121,7 @@ export function QueueIntegrationPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('queueIntegration.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="integration"
           testId="queue-integration"

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { formatBRL, toastError } from '@atendo/web-api';
 import { Button, IconButton, Modal, TextField } from '@atendo/web-ui';
-import { Chip, DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
+import { Chip, DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import { CheckboxField, FormGrid, SectionTitle } from '../../lib/fields';
 import { AdminIcon, ConfirmDialog, DialogActions } from '../../lib/parts';
 import { createPlan, deletePlan, fetchPlansPage, parseAmount, PLAN_FEATURES, superKeys, updatePlan, type AdminPlan, type PlanInput } from './superApi';
@@ -89,13 +89,7 @@ export function PlansTab() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('settings.plans.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="business"
           testId="plans"

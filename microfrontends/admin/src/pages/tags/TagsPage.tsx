@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Modal, TextField } from '@atendo/web-ui';
-import { ColorChip, DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
+import { ColorChip, DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import { AdminIcon, ConfirmDialog, DialogActions } from '../../lib/parts';
 import { createTag, deleteTag, fetchTags, tagsKeys, updateTag, type Tag, type TagEvent } from './api';
 
@@ -101,13 +101,7 @@ export function TagsPage({ kanban }: { kanban: boolean }) {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t(`${p}.empty`), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="tag"
           testId="tags"

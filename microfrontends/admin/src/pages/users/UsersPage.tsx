@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { toastError, useCompanyPlan, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton } from '@atendo/web-ui';
-import { Chip, ColorChip, DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
+import { Chip, ColorChip, DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { AdminIcon, ConfirmDialog } from '../../lib/parts';
 import { deleteUser, fetchUsers, userMatches, usersKeys, type AdminUser, type UserEvent } from './api';
 import { UserModal } from './UserModal';
@@ -140,13 +140,7 @@ export function UsersPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('users.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="users"
           testId="users"

@@ -5,7 +5,7 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { errorText, HttpError, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, Icon, IconButton, Modal, Popover } from '@atendo/web-ui';
-import { CheckboxField, Chip, ColorChip, DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
+import { CheckboxField, Chip, ColorChip, DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { AgentIcon, ConfirmDialog } from '../../lib/parts';
 import {
   contactMatches,
@@ -296,13 +296,7 @@ export function ContactsPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : list.term || tagFilter.length ? t('contacts.noResults') : t('contacts.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="contacts"
           testId="contacts"

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton } from '@atendo/web-ui';
-import { DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
+import { DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { AgentIcon, ConfirmDialog } from '../../lib/parts';
 import { deleteFileList, fetchFileLists, fileListMatches, filesKey, type FileList, type FileListEvent } from './api';
 import { FileListModal } from './FileListModal';
@@ -89,13 +89,7 @@ export function FilesPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : list.term ? t('files.noResults') : t('files.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           testId="files"
         />

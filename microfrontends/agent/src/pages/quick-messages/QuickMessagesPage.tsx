@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton } from '@atendo/web-ui';
-import { Chip, DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
+import { Chip, DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { AgentIcon, ConfirmDialog } from '../../lib/parts';
 import { canChange, deleteQuickMessage, fetchQuickMessages, inboxQuickRepliesKey, quickMessageMatches, quickMessagesKey, type QuickMessage, type QuickMessageEvent } from './api';
 import { QuickMessageModal } from './QuickMessageModal';
@@ -105,13 +105,7 @@ export function QuickMessagesPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : list.term ? t('quickMessages.noResults') : t('quickMessages.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           testId="quick-messages"
         />

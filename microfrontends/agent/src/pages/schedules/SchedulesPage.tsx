@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton } from '@atendo/web-ui';
-import { Chip, DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
+import { Chip, DataTable, ListFrame, ListHeader, ListStatus, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { AgentIcon, ConfirmDialog } from '../../lib/parts';
 import { canChange, cutBody, deleteSchedule, fetchContact, fetchSchedules, formatSendAt, scheduleMatches, schedulesKey, type ContactOption, type Schedule, type ScheduleEvent, type ScheduleStatus } from './api';
 import { ScheduleModal } from './ScheduleModal';
@@ -118,13 +118,7 @@ export function SchedulesPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : list.term ? t('schedules.noResults') : t('schedules.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           testId="schedules"
         />

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton } from '@atendo/web-ui';
-import { DataTable, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, navigateTo, usePagedList } from '@atendo/web-kit';
+import { DataTable, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { CampaignIcon, ConfirmDialog, StatusChip } from '../../lib/parts';
 import { cancelCampaign, deleteCampaign, fetchCampaigns, formatDateTime, keys, restartCampaign, type Campaign, type CampaignEvent } from '../../lib/api';
 import { CampaignModal } from './CampaignModal';
@@ -138,13 +138,7 @@ export function CampaignsPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('campaigns.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="campaign"
           testId="campaigns"

@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Modal, Muted, TextField } from '@atendo/web-ui';
-import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, navigateTo, rules, useErrorToast, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
+import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, rules, SearchBox, TableCard, useErrorToast, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import type { PageProps } from '../registry';
 import { CampaignIcon, ConfirmDialog, ErrorLine, ProgressBar } from '../../lib/parts';
 import {
@@ -191,13 +191,7 @@ export function ContactListItemsPage({ params }: PageProps) {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('items.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="contacts"
           testId="items"

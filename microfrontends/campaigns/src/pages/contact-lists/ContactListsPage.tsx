@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Modal, TextField } from '@atendo/web-ui';
-import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, SearchBox, TableCard, navigateTo, rules, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
+import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, rules, SearchBox, TableCard, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import { CampaignIcon, ConfirmDialog } from '../../lib/parts';
 import { createList, deleteList, downloadExample, fetchLists, keys, updateList, type ContactList, type ContactListEvent } from '../../lib/api';
 
@@ -93,13 +93,7 @@ export function ContactListsPage() {
           </DataTable>
         )}
         <ListStatus
-          loading={list.query.isPending}
-          empty={!list.query.isPending && list.rows.length === 0}
-          failed={list.query.isError}
-          onRetry={() => void list.query.refetch()}
-          hasMore={list.hasMore}
-          loadingMore={list.loadingMore}
-          onLoadMore={list.loadMore}
+          {...pagedListStatus(list)}
           texts={{ loading: t('common.loading'), empty: list.query.isError ? t('common.loadFailed') : t('contactLists.empty'), retry: t('common.retry'), loadMore: t('common.loadMore') }}
           emptyIcon="list"
           testId="contact-lists"

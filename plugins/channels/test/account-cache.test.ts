@@ -166,8 +166,15 @@ describe('webhook routing through the account cache', () => {
     expect(inbound[3].payload.externalId).toBe(m4);
     expect(spy).toHaveBeenCalledTimes(4);
 
-    // deleting the connection: its account id stops routing at once
+    // deleting the connection: its account id stops routing once the deletion reached this node's bus (the
+    // cache is invalidated by the broadcast `connection.deleted`, which over RabbitMQ may trail the answer)
+    let heard!: () => void;
+    const deleted = new Promise<void>((r) => (heard = r));
+    const sub = await k.bus.subscribe('connection.deleted', () => heard(), { broadcast: true });
     expect((await k.as(A.admin, 'DELETE', `/whatsapp/${connId}`)).statusCode).toBe(200);
+    await deleted;
+    await sub.unsubscribe();
+    await sleep(100);
     await send(PHONE_NEW);
     await waitFor(() => spy.mock.calls.length === 5);
     await sleep(100);

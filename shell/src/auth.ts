@@ -1,4 +1,4 @@
-import { api, daysUntil, formatDate, readToken, session, writeToken, type AuthAnswer, type Company, type SessionUser } from '@atendo/web-api';
+import { api, daysUntil, HttpError, formatDate, readToken, session, writeToken, type AuthAnswer, type Company, type SessionUser } from '@atendo/web-api';
 
 /** Company 1 never expires (spec 1-platform.md §3). */
 export const PLATFORM_COMPANY_ID = 1;
@@ -66,19 +66,34 @@ export async function logout(): Promise<void> {
   session.signOut();
 }
 
+/** Waits before each new attempt of a session restore the API did not answer (network error, 5xx), in ms. */
+export const RESTORE_RETRY_MS = [500, 1000, 2000, 4000];
+
 /**
  * Session restore at start-up (spec §4): a stored token triggers `POST /auth/refresh_token` (cookie), whose
- * user signs the session in; no token, or a failed refresh, leaves it signed out.
+ * user signs the session in; no token, or a refused refresh (401: the session is dead), leaves it signed
+ * out. A refresh that got no verdict (network error, an aborted request, 429, 5xx) is tried again after
+ * each delay of RESTORE_RETRY_MS (the page shows "loading" meanwhile) before giving up: a reload or a
+ * navigation that interrupts the request, or an API restarting, must not throw the session away.
  */
-export async function restoreSession(): Promise<void> {
+export async function restoreSession(retryMs: readonly number[] = RESTORE_RETRY_MS): Promise<void> {
   if (!readToken()) {
     session.signOut();
     return;
   }
-  try {
-    const { user } = await api.refresh();
-    session.signIn(user);
-  } catch {
-    session.signOut();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { user } = await api.refresh();
+      session.signIn(user);
+      return;
+    } catch (err) {
+      const status = err instanceof HttpError ? err.status : 0;
+      const verdict = status >= 400 && status < 500 && status !== 408 && status !== 429;
+      if (verdict || attempt >= retryMs.length) {
+        session.signOut();
+        return;
+      }
+      await new Promise((r) => setTimeout(r, retryMs[attempt]));
+    }
   }
 }

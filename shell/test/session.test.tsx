@@ -47,6 +47,29 @@ describe('session restore', () => {
     expect(window.localStorage.getItem('companyId')).toBeNull();
   });
 
+  test('a refresh without a verdict (network error, 503) is tried again, keeping the token, and then signs in', async () => {
+    let n = 0;
+    const calls = mockFetch(() => {
+      n++;
+      if (n === 1) throw new TypeError('Failed to fetch');
+      if (n === 2) return answer(503, { error: 'ERR_SERVICE_UNAVAILABLE' });
+      return answer(200, { token: 'new-jwt', user: sessionUser({ name: 'Back' }) });
+    });
+    writeToken('old-jwt');
+    await act(() => restoreSession([1, 1]));
+    expect(calls).toHaveLength(3);
+    expect(session.get()).toMatchObject({ status: 'signedIn', user: { name: 'Back' } });
+    expect(readToken()).toBe('new-jwt');
+  });
+
+  test('an API that stays unreachable ends signed out once the retries are spent', async () => {
+    const calls = mockFetch(() => answer(502));
+    writeToken('old-jwt');
+    await act(() => restoreSession([1, 1]));
+    expect(calls).toHaveLength(3);
+    expect(session.get().status).toBe('signedOut');
+  });
+
   test('logout calls DELETE /auth/logout with the token, then clears the session', async () => {
     const calls = mockFetch(() => answer(204));
     writeToken('jwt');

@@ -53,7 +53,7 @@ describe('a third-party conversation handler', () => {
       const rows = (await k.db('conversationTurns').where({ ticketId: ticket.id }).orderBy('messageId').select('handledBy', 'state')) as { handledBy: string | null; state: string }[];
       return rows.length === 6 ? rows : undefined;
     }, 10_000);
-    expect(turns.map((r) => r.handledBy)).toEqual(['automation', 'automation', 'automation', 'order-status', 'order-status', null]);
-    expect(turns.every((r) => r.state === 'done')).toBe(true);
+    expect(turns!.map((r) => r.handledBy)).toEqual(['automation', 'automation', 'automation', 'order-status', 'order-status', null]);
+    expect(turns!.every((r) => r.state === 'done')).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import { IntegrationStore, toPublic } from './services/store';
 import { AllowList, SafeHttp } from './services/safe-http';
 import { HANDLER_ID, IntegrationEngine } from './services/engine';
 import { builtinTypes } from './types';
+import { DialogflowSessions } from './types/dialogflow';
 import { testSession } from './services/test-session';
 import { integrationRoutes } from './routes/integrations';
 
@@ -31,7 +32,10 @@ export default definePlugin<IntegrationsConfig>({
     const http = new SafeHttp(allow, ctx.config.timeoutMs);
     ctx.onClose(() => http.close());
     const store = new IntegrationStore(ctx.db, ctx.realtime, ctx.config.pageSize, allow, () => [...contributions.all()]);
-    const types = () => new Map([...builtinTypes(ctx.config.dialogflowUrl), ...contributions.all()].map((t) => [t.type, t]));
+    const dialogflow = new DialogflowSessions(ctx.config.dialogflowUrl);
+    ctx.onClose(() => dialogflow.close());
+    const builtin = builtinTypes(dialogflow);
+    const types = () => new Map([...builtin, ...contributions.all()].map((t) => [t.type, t]));
     const engine = new IntegrationEngine({
       db: ctx.db,
       log: ctx.log,
@@ -51,6 +55,6 @@ export default definePlugin<IntegrationsConfig>({
     // Attempts are counted per message (INTEGRATIONS_MAX_ATTEMPTS); the job itself may be retried longer.
     ctx.jobs.handle(integrationTurnJob, (run) => engine.runTurn(run), { maxAttempts: 25 });
     await ctx.bus.subscribe(ticketClosed, (m) => engine.forget(m.payload.companyId, m.payload.ticketId), { queue: 'integrations.ticket-closed' });
-    await integrationRoutes(ctx.app, { store, test: (companyId, body) => testSession(companyId, body, { store, http, types, dialogflowUrl: ctx.config.dialogflowUrl }) });
+    await integrationRoutes(ctx.app, { store, test: (companyId, body) => testSession(companyId, body, { store, http, types, dialogflow }) });
   },
 });

@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac, createVerify, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
@@ -217,31 +217,35 @@ describe('integrations plugin', () => {
     await c.receivesNothing(500);
   }, 60_000);
 
-  test('dialogflow: service-account token, detectIntent per ticket session, fulfilment texts; testSession', async () => {
+  test('dialogflow (official client): self-signed service-account JWT, detectIntent per ticket session, fulfilment texts; testSession', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const unauthenticated = { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } } };
     google.handler = (hit) => {
-      if (hit.url === '/token') {
-        const assertion = new URLSearchParams(hit.raw).get('assertion') ?? '';
-        const [h, p, s] = assertion.split('.');
-        const { createVerify } = require('node:crypto') as typeof import('node:crypto'); // eslint-disable-line @typescript-eslint/no-require-imports
-        const ok = createVerify('RSA-SHA256').update(`${h}.${p}`).verify(publicKey, Buffer.from(s, 'base64url'));
-        return ok ? { body: { access_token: 'tok-123', expires_in: 3600 } } : { status: 400, body: { error: 'invalid_grant' } };
-      }
-      if (/^\/v2\/projects\/proj-9\/agent\/sessions\/[^/]+:detectIntent$/.test(hit.url)) {
-        if (hit.headers.authorization !== 'Bearer tok-123') return { status: 401, body: {} };
-        const text = hit.body.queryInput.text.text;
-        if (text === 'tchau') return { body: { queryResult: { fulfillmentText: 'Até logo!', intent: { displayName: 'bye', endInteraction: true } } } };
-        return { body: { queryResult: { fulfillmentMessages: [{ text: { text: [`Eco: ${text}`] } }], intent: { displayName: 'echo' } } } };
-      }
-      return { status: 404, body: {} };
+      const path = hit.url.split('?')[0];
+      if (!/^\/v2\/projects\/proj-9\/agent\/sessions\/[^/]+:detectIntent$/.test(path)) return { status: 404, body: { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } } };
+      // The library authenticates with a JWT it signs with the service account's key (no token endpoint).
+      const [h, p, sig] = String(hit.headers.authorization ?? '').replace(/^Bearer /, '').split('.');
+      if (!h || !p || !sig) return unauthenticated;
+      const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as { iss?: string; exp?: number };
+      const signed = createVerify('RSA-SHA256').update(`${h}.${p}`).verify(publicKey, Buffer.from(sig, 'base64url'));
+      if (!signed || claims.iss !== 'bot@proj-9.iam.gserviceaccount.com' || !(Number(claims.exp) * 1000 > Date.now())) return unauthenticated;
+      const text = hit.body.queryInput.text.text;
+      if (text === 'tchau') return { body: { queryResult: { fulfillmentText: 'Até logo!', intent: { displayName: 'bye', endInteraction: true } } } };
+      return { body: { queryResult: { fulfillmentMessages: [{ text: { text: [`Eco: ${text}`] } }], intent: { displayName: 'echo' } } } };
     };
     const t = await Tenant.create(k, graph);
-    const sa = JSON.stringify({ type: 'service_account', client_email: 'bot@proj-9.iam.gserviceaccount.com', private_key: pem, token_uri: `${google.url}/token` });
+    const sa = JSON.stringify({ type: 'service_account', client_email: 'bot@proj-9.iam.gserviceaccount.com', private_key: pem });
     expect((await k.as(t.admin, 'POST', '/queueIntegration/testSession', { projectName: 'proj-9', jsonContent: sa, language: 'pt-BR' })).json()).toEqual({ message: 'Dialogflow session OK' });
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const bad = JSON.stringify({ client_email: 'x@y', private_key: other, token_uri: `${google.url}/token` });
+    // Another key for the same account: Google (the stand-in) refuses the signature.
+    const bad = JSON.stringify({ client_email: 'bot@proj-9.iam.gserviceaccount.com', private_key: other });
     expect(err(await k.as(t.admin, 'POST', '/queueIntegration/testSession', { projectName: 'proj-9', jsonContent: bad, language: 'pt-BR' }))).toEqual({ status: 400, error: 'ERR_INTEGRATION_TEST_FAILED' });
+    // A key that is no key at all is refused before any call.
+    const calls = google.hits.length;
+    const broken = JSON.stringify({ client_email: 'bot@proj-9.iam.gserviceaccount.com', private_key: 'not a key' });
+    expect(err(await k.as(t.admin, 'POST', '/queueIntegration/testSession', { projectName: 'proj-9', jsonContent: broken, language: 'pt-BR' }))).toEqual({ status: 400, error: 'ERR_INTEGRATION_TEST_FAILED' });
+    expect(google.hits.length).toBe(calls);
     const df = (await k.as(t.admin, 'POST', '/queueIntegration', { type: 'dialogflow', name: 'DF', projectName: 'proj-9', language: 'pt-BR', jsonContent: sa })).json();
     await t.setConnection({ integrationId: df.id });
     const c = t.customer('Duda');
@@ -249,6 +253,7 @@ describe('integrations plugin', () => {
     expect(await c.receives(1)).toEqual(['Eco: bom dia']);
     const hit = google.hits.find((h) => h.url.includes(':detectIntent') && h.body.queryInput.text.text === 'bom dia')!;
     expect(hit.body.queryInput.text.languageCode).toBe('pt-BR');
+    expect(hit.url.split('?')[0]).toMatch(/\/sessions\/atendo-\d+-\d+:detectIntent$/);
     await c.says('tchau');
     expect(await c.receives(1)).toEqual(['Até logo!']);
     await c.ticketBecomes({ useIntegration: false, status: 'pending' });

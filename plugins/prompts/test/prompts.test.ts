@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
 import promptsPlugin from '../src/index';
+import { SpeechStandIn } from './speech-stand-in';
 import { Fake, Graph, PLUGINS, sharedEnv, Tenant } from './harness';
 
 const SYSTEM = 'Você é a assistente da Loja Exemplo. Responda em português, com frases curtas e educadas.';
@@ -15,13 +16,13 @@ describe('prompts plugin', () => {
   let k: TestKernel;
   const graph = new Graph();
   const llm = new Fake();
-  const tts = new Fake();
+  const tts = new SpeechStandIn();
   const saved = process.env.OPENAI_BASE_URL;
   beforeAll(async () => {
     await Promise.all([graph.start(), llm.start(), tts.start()]);
     // The official client's own variable: a self-hosted compatible server.
     process.env.OPENAI_BASE_URL = `${llm.url}/v1`;
-    k = await createTestKernel({ plugins: [...PLUGINS(), promptsPlugin], env: { ...sharedEnv(graph.url), PROMPTS_MAX_ATTEMPTS: '2', PROMPTS_MODEL: 'local-model', PROMPTS_ENCRYPTION_KEY: 'k'.repeat(40), PROMPTS_TTS_URL: `${tts.url}/{region}/tts` } });
+    k = await createTestKernel({ plugins: [...PLUGINS(), promptsPlugin], env: { ...sharedEnv(graph.url), PROMPTS_MAX_ATTEMPTS: '2', PROMPTS_MODEL: 'local-model', PROMPTS_ENCRYPTION_KEY: 'k'.repeat(40), PROMPTS_TTS_URL: `${tts.url}/{region}/tts`, PROMPTS_TIMEOUT_MS: '5000' } });
   });
   afterAll(async () => {
     await k?.close();
@@ -161,19 +162,23 @@ describe('prompts plugin', () => {
     llm.handler = () => completion('Olá, em que posso ajudar?');
     // An MP3 (ID3 header and an MPEG frame header), as the provider answers.
     const mp3 = Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'binary'), Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(400)]);
-    let up = true;
-    tts.handler = () => (up ? { raw: mp3, type: 'audio/mpeg' } : { status: 503, body: {} });
+    tts.audio = mp3;
     const c = t.customer('Vera');
     await c.says('oi');
     await waitFor(() => graph.sent.some((s) => s.to === c.number), 15_000);
-    const hit = tts.hits.at(-1)!;
-    expect(hit.url).toBe('/brazilsouth/tts');
-    expect(hit.headers['ocp-apim-subscription-key']).toBe('voice-secret-key-123456');
-    expect(hit.raw).toContain('<voice name="pt-BR-FranciscaNeural">Olá, em que posso ajudar?</voice>');
+    const said = tts.syntheses.at(-1)!;
+    expect(said.path).toBe('/brazilsouth/tts');
+    expect(said.key).toBe('voice-secret-key-123456');
+    expect(said.ssml).toContain('<voice name="pt-BR-FranciscaNeural">Olá, em que posso ajudar?</voice>');
     expect(graph.sent.filter((s) => s.to === c.number).map((s) => s.type)).toEqual(['audio']);
-    up = false;
+    // The audio sent is the provider's MP3, stored as an upload of the company.
+    const audio = await waitFor(() => k.db('messages').where({ companyId: t.companyId, mediaType: 'audio' }).orderBy('id', 'desc').first());
+    expect(audio.mediaName).toMatch(/\.mp3$/);
+    expect(audio.mediaPath).toBeTruthy();
+    tts.audio = null;
     await c.says('e agora?');
     await waitFor(() => graph.sent.filter((s) => s.to === c.number).length === 2, 15_000);
+    expect(tts.syntheses.length).toBe(2);
     expect(graph.sent.filter((s) => s.to === c.number).map((s) => [s.type, s.text])).toEqual([['audio', ''], ['text', 'Olá, em que posso ajudar?']]);
   }, 60_000);
 

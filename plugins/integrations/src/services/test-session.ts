@@ -3,17 +3,17 @@ import type { IntegrationType } from '../contract';
 import type { TestSessionBody } from '../schemas/integrations';
 import type { IntegrationStore } from './store';
 import type { SafeHttp } from './safe-http';
-import { accessToken, detectIntent, serviceAccount } from '../types/dialogflow';
+import type { DialogflowSessions } from '../types/dialogflow';
 import { signature, SIGNATURE_HEADER } from '../types/webhook';
 
 /**
- * `POST /queueIntegration/testSession`: with `jsonContent` (Dialogflow's modal), gets a token for the
- * service account and detects the intent of "teste" in `projectName` / `language`; with `id`, tests the
+ * `POST /queueIntegration/testSession`: with `jsonContent` (Dialogflow's modal), detects the intent of
+ * "teste" in `projectName` / `language` with that service account (the official client library); with `id`, tests the
  * stored integration (Dialogflow as above; webhook and n8n: a signed `{event: 'test'}` POST must answer
  * 2xx; Typebot: the bot must start). Answers the success text; 400 ERR_INTEGRATION_TEST_FAILED with the
  * reason otherwise, 404 ERR_NO_INTEGRATION_FOUND for an unknown id.
  */
-export async function testSession(companyId: number, body: TestSessionBody, d: { store: IntegrationStore; http: SafeHttp; dialogflowUrl: string; types: () => Map<string, IntegrationType> }): Promise<string> {
+export async function testSession(companyId: number, body: TestSessionBody, d: { store: IntegrationStore; http: SafeHttp; dialogflow: DialogflowSessions; types: () => Map<string, IntegrationType> }): Promise<string> {
   const http = d.http.request.bind(d.http);
   try {
     if (body.id !== undefined) {
@@ -43,9 +43,7 @@ export async function testSession(companyId: number, body: TestSessionBody, d: {
 
   async function dialogflow(json: string, projectName: string, language: string): Promise<string> {
     if (!projectName) throw new AppError('ERR_VALIDATION', 'projectName is required');
-    const sa = serviceAccount(json);
-    const token = await accessToken(sa, http);
-    await detectIntent(d.dialogflowUrl, projectName, `atendo-test-${companyId}`, 'teste', language || 'pt-BR', token, http);
+    await d.dialogflow.detectIntent(json, projectName, `atendo-test-${companyId}`, 'teste', language || 'pt-BR');
     return 'Dialogflow session OK';
   }
 }

@@ -1,19 +1,15 @@
-import { createSign } from 'node:crypto';
-import type { IntegrationTools, IntegrationType } from '../contract';
+import { createHash, createPrivateKey } from 'node:crypto';
+import type { IntegrationType } from '../contract';
 import { PermanentError } from '../services/engine';
 
 /** The fields of a Google service-account JSON this type uses. */
-interface ServiceAccount {
+export interface ServiceAccount {
   client_email: string;
   private_key: string;
-  token_uri?: string;
+  project_id?: string;
 }
 
-const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
-const SCOPE = 'https://www.googleapis.com/auth/dialogflow';
-const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
-
-/** Parses the stored `jsonContent`; PermanentError when it is not a service account. */
+/** Parses the stored `jsonContent`; PermanentError when it is not a service account with a usable private key. */
 export function serviceAccount(json: string): ServiceAccount {
   let sa: Partial<ServiceAccount>;
   try {
@@ -21,67 +17,134 @@ export function serviceAccount(json: string): ServiceAccount {
   } catch {
     throw new PermanentError('jsonContent is not JSON');
   }
-  if (typeof sa.client_email !== 'string' || typeof sa.private_key !== 'string') throw new PermanentError('jsonContent is not a service account');
-  return sa as ServiceAccount;
-}
-
-/**
- * An OAuth access token for the service account (the JWT-bearer grant, RS256-signed with its private key,
- * at its `token_uri`). Throws on a refused grant.
- */
-export async function accessToken(sa: ServiceAccount, http: IntegrationTools['http'], now = Date.now()): Promise<string> {
-  const tokenUri = sa.token_uri || DEFAULT_TOKEN_URI;
-  const iat = Math.floor(now / 1000);
-  const unsigned = `${b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ iss: sa.client_email, scope: SCOPE, aud: tokenUri, iat, exp: iat + 3600 }))}`;
-  let sig: string;
+  if (!sa || typeof sa.client_email !== 'string' || typeof sa.private_key !== 'string') throw new PermanentError('jsonContent is not a service account');
   try {
-    sig = createSign('RSA-SHA256').update(unsigned).sign(sa.private_key, 'base64url');
+    createPrivateKey(sa.private_key);
   } catch {
     throw new PermanentError('the private key of jsonContent cannot sign');
   }
-  const res = await http(tokenUri, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${sig}` }).toString(),
-  });
-  const token = (res.json as { access_token?: unknown } | undefined)?.access_token;
-  if (res.status >= 500) throw new Error(`token endpoint answered ${res.status}`);
-  if (!res.ok || typeof token !== 'string') throw new PermanentError(`Google refused the credentials (${res.status})`);
-  return token;
+  return sa as ServiceAccount;
 }
 
-interface QueryResult {
-  fulfillmentText?: string;
-  fulfillmentMessages?: { text?: { text?: string[] } }[];
-  intent?: { endInteraction?: boolean; displayName?: string };
-  diagnosticInfo?: { end_conversation?: boolean };
+/** What this type reads of a detectIntent answer's `queryResult` (Dialogflow ES v2). */
+export interface QueryResult {
+  fulfillmentText?: string | null;
+  fulfillmentMessages?: { text?: { text?: string[] | null } | null }[] | null;
+  intent?: { endInteraction?: boolean | null; displayName?: string | null } | null;
 }
 
-/** Detects the intent of `text` in the session `sessionId` (Dialogflow ES v2 REST). */
-export async function detectIntent(baseUrl: string, projectId: string, sessionId: string, text: string, languageCode: string, token: string, http: IntegrationTools['http']): Promise<QueryResult> {
-  const url = `${baseUrl.replace(/\/+$/, '')}/v2/projects/${encodeURIComponent(projectId)}/agent/sessions/${encodeURIComponent(sessionId)}:detectIntent`;
-  const res = await http(url, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { queryInput: { text: { text: text.slice(0, 256) || '.', languageCode } } } });
-  if (res.status >= 500 || res.status === 429) throw new Error(`Dialogflow answered ${res.status}`);
-  if (!res.ok) throw new PermanentError(`Dialogflow answered ${res.status}`);
-  return ((res.json as { queryResult?: QueryResult } | undefined)?.queryResult ?? {}) as QueryResult;
+/** The part of the official `SessionsClient` used here. */
+interface Sessions {
+  projectAgentSessionPath(project: string, session: string): string;
+  detectIntent(request: { session: string; queryInput: { text: { text: string; languageCode: string } } }, options: { timeout: number }): Promise<[{ queryResult?: QueryResult | null }, ...unknown[]]>;
+  close(): Promise<void>;
+}
+
+/** Milliseconds a detectIntent call may take, gax's own retries of UNAVAILABLE included. */
+export const DETECT_INTENT_TIMEOUT_MS = 15_000;
+/** Clients kept open (one per distinct service account; the least recently used is closed beyond this). */
+const MAX_CLIENTS = 32;
+/**
+ * gRPC status codes of a refusal that a retry cannot fix (the credentials, the project or the request):
+ * INVALID_ARGUMENT 3, NOT_FOUND 5, PERMISSION_DENIED 7, FAILED_PRECONDITION 9, UNIMPLEMENTED 12,
+ * UNAUTHENTICATED 16. Others (UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL) are retried.
+ */
+const PERMANENT_CODES = new Set([3, 5, 7, 9, 12, 16]);
+
+/**
+ * Dialogflow ES through Google's official client library (`@google-cloud/dialogflow`, SessionsClient),
+ * authenticated with the stored service-account JSON (a self-signed JWT per call, so no token endpoint is
+ * involved) over its HTTP/1.1 REST transport (`fallback: true`: no gRPC channel to keep per tenant).
+ * `apiUrl` is the API's base URL (`INTEGRATIONS_DIALOGFLOW_URL`, https://dialogflow.googleapis.com; an
+ * http:// URL reaches a local stand-in in tests). The library loads on first use (it is large), and a
+ * client is kept per service account.
+ */
+export class DialogflowSessions {
+  private readonly clients = new Map<string, Promise<Sessions>>();
+  private readonly endpoint: { protocol: 'http' | 'https'; apiEndpoint: string; port: number };
+
+  constructor(apiUrl: string) {
+    const u = new URL(apiUrl);
+    const protocol = u.protocol === 'http:' ? 'http' : 'https';
+    this.endpoint = { protocol, apiEndpoint: u.hostname, port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443 };
+  }
+
+  /**
+   * Detects the intent of `text` (at most 256 characters, Dialogflow's limit) in session `sessionId` of
+   * `projectName`. Throws PermanentError when `jsonContent` is no usable service account or Google refuses
+   * the credentials, project or request; another Error (retried by the caller) for a network failure or an outage.
+   */
+  async detectIntent(jsonContent: string, projectName: string, sessionId: string, text: string, languageCode: string): Promise<QueryResult> {
+    const client = await this.client(jsonContent);
+    try {
+      const [answer] = await client.detectIntent(
+        { session: client.projectAgentSessionPath(projectName, sessionId), queryInput: { text: { text: text.slice(0, 256) || '.', languageCode } } },
+        { timeout: DETECT_INTENT_TIMEOUT_MS },
+      );
+      return answer.queryResult ?? {};
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const message = `Dialogflow: ${(err as Error).message}`;
+      if (typeof code === 'number' && PERMANENT_CODES.has(code)) throw new PermanentError(message);
+      throw new Error(message);
+    }
+  }
+
+  /** Closes every client (plugin stop). */
+  async close(): Promise<void> {
+    const all = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(all.map((c) => c.then((s) => s.close(), () => undefined)));
+  }
+
+  private client(jsonContent: string): Promise<Sessions> {
+    const sa = serviceAccount(jsonContent);
+    const key = createHash('sha256').update(sa.client_email).update('\0').update(sa.private_key).digest('hex');
+    const hit = this.clients.get(key);
+    if (hit) {
+      // Most recently used last.
+      this.clients.delete(key);
+      this.clients.set(key, hit);
+      return hit;
+    }
+    const made = import('@google-cloud/dialogflow').then(
+      ({ SessionsClient }) =>
+        new SessionsClient({
+          ...this.endpoint,
+          fallback: true,
+          credentials: { client_email: sa.client_email, private_key: sa.private_key },
+          // No user scopes: the library signs its own JWT for the API's audience (no OAuth round trip).
+          scopes: [],
+          // Node's own fetch: gaxios would otherwise load node-fetch, an ES module, by dynamic import.
+          clientOptions: { transporterOptions: { fetchImplementation: fetch } },
+        }) as unknown as Sessions,
+    );
+    made.catch(() => this.clients.delete(key));
+    this.clients.set(key, made);
+    if (this.clients.size > MAX_CLIENTS) {
+      const [oldKey, oldest] = this.clients.entries().next().value as [string, Promise<Sessions>];
+      this.clients.delete(oldKey);
+      void oldest.then((s) => s.close(), () => undefined);
+    }
+    return made;
+  }
 }
 
 /**
- * dialogflow: each customer message goes to Dialogflow ES `detectIntent` (REST, authenticated with the
- * stored service-account JSON) in a session per ticket; the fulfilment texts are sent back; an intent
- * that ends the interaction hands the ticket to humans.
+ * dialogflow: each customer message goes to Dialogflow ES `detectIntent` (see DialogflowSessions) in a
+ * session per ticket (`atendo-{companyId}-{ticketId}`) and language `language` (default pt-BR); the
+ * fulfilment texts are sent back (else `fulfillmentText`); an intent that ends the interaction hands the
+ * ticket to the queue's humans.
  */
-export function dialogflowType(baseUrl: string): IntegrationType {
+export function dialogflowType(sessions: DialogflowSessions): IntegrationType {
   return {
     type: 'dialogflow',
     async handle(turn, tools) {
       const i = turn.integration;
-      const sa = serviceAccount(i.jsonContent);
-      const token = await accessToken(sa, tools.http);
-      const result = await detectIntent(baseUrl, i.projectName, `atendo-${turn.companyId}-${turn.ticket.id}`, turn.message.body, i.language || 'pt-BR', token, tools.http);
+      const result = await sessions.detectIntent(i.jsonContent, i.projectName, `atendo-${turn.companyId}-${turn.ticket.id}`, turn.message.body, i.language || 'pt-BR');
       const texts = (result.fulfillmentMessages ?? []).flatMap((m) => m.text?.text ?? []).filter((t) => t.trim());
       for (const t of texts.length ? texts : result.fulfillmentText ? [result.fulfillmentText] : []) await tools.say(t);
-      if (result.intent?.endInteraction || result.diagnosticInfo?.end_conversation) await tools.handOff({}, `Dialogflow ended the conversation (${result.intent?.displayName ?? 'end'})`);
+      if (result.intent?.endInteraction) await tools.handOff({}, `Dialogflow ended the conversation (${result.intent.displayName || 'end'})`);
     },
   };
 }

@@ -19,10 +19,10 @@ export const PromptsConfig = Type.Object({
    */
   handoverPhrase: Type.String({ minLength: 3, default: 'Ação: Transferir para o setor de atendimento' }),
   /**
-   * `PROMPTS_TTS_URL`: the text-to-speech endpoint for voices other than "texto" (Azure Speech REST; `{region}`
-   * becomes the prompt's `voiceRegion`).
+   * `PROMPTS_TTS_URL`: the text-to-speech endpoint for voices other than "texto" (Azure Speech's WebSocket
+   * endpoint, reached through Microsoft's Speech SDK; `{region}` becomes the prompt's `voiceRegion`).
    */
-  ttsUrl: Type.String({ default: 'https://{region}.tts.speech.microsoft.com/cognitiveservices/v1' }),
+  ttsUrl: Type.String({ pattern: '^wss?://', default: 'wss://{region}.tts.speech.microsoft.com/cognitiveservices/websocket/v1' }),
   /**
    * `PROMPTS_ENCRYPTION_KEY`: the key encrypting API keys at rest (at least 32 characters). Empty: a random
    * key generated once in `DATA_DIR/prompts-encryption.key` (0600), shared by nodes sharing DATA_DIR.

@@ -8,6 +8,7 @@ import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import { promptTurnJob, type PromptTurnData } from '../contract';
 import type { PromptRecord, PromptStore } from './store';
+import { synthesize } from './speech';
 
 /** How long a queue's or connection's attachment read is reused (every inbound message asks). */
 const ATTACHMENT_TTL_MS = 2000;
@@ -45,8 +46,6 @@ export interface PromptEngineDeps {
   uploads: UploadService;
   ttsUrl: string;
 }
-
-const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
 /** One chat message of the completion request. */
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
@@ -178,22 +177,13 @@ export class PromptEngine {
   }
 
   /**
-   * The answer as speech in the prompt's voice (Azure Speech REST at PROMPTS_TTS_URL, MP3), stored as an
-   * upload; null when the provider cannot be reached or refuses (the text is sent instead).
+   * The answer as speech in the prompt's voice (Microsoft's Speech SDK at PROMPTS_TTS_URL, MP3; see
+   * speech.ts), stored as an upload; null when the provider cannot be reached or refuses (the text is sent
+   * instead).
    */
   private async speak(companyId: number, prompt: PromptRecord, text: string): Promise<{ path: string; fileName: string } | null> {
     try {
-      const url = this.d.ttsUrl.replace('{region}', prompt.voiceRegion);
-      const ssml = `<speak version="1.0" xml:lang="pt-BR"><voice name="${escapeXml(prompt.voice)}">${escapeXml(text.slice(0, 3000))}</voice></speak>`;
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'Ocp-Apim-Subscription-Key': prompt.voiceKey, 'Content-Type': 'application/ssml+xml', 'X-Microsoft-OutputFormat': 'audio-24khz-48kbitrate-mono-mp3', 'User-Agent': 'Atendo-Prompts/1' },
-        body: ssml,
-        redirect: 'error',
-        signal: AbortSignal.timeout(this.d.timeoutMs),
-      });
-      if (!res.ok) throw new Error(`text-to-speech answered ${res.status}`);
-      const bytes = Buffer.from(await res.arrayBuffer());
+      const bytes = await synthesize(this.d.ttsUrl.replace('{region}', prompt.voiceRegion), prompt.voiceKey, prompt.voice, text, this.d.timeoutMs);
       const stored = await this.d.uploads.save(companyId, 'prompts', { file: Readable.from(bytes), filename: 'resposta.mp3', mimetype: 'audio/mpeg' }, { allow: ['audio/*'], maxBytes: 16 * 1024 * 1024 });
       return { path: stored.path, fileName: stored.fileName };
     } catch (err) {

@@ -1,39 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestKernel, type TestKernel } from '@atendo/testing';
-import integrationsPlugin from '../src/index';
 import { AllowList, SafeHttp } from '../src/services/safe-http';
-import echoPlugin from './fixtures/echo-type-plugin';
-import { Graph, PLUGINS, sharedEnv, Tenant } from './harness';
-
-/** The `integrations.types` extension point: a third-party type is accepted by the CRUD and runs like the built-in ones. */
-describe('a third-party integration type', () => {
-  let k: TestKernel;
-  const graph = new Graph();
-  beforeAll(async () => {
-    await graph.start();
-    k = await createTestKernel({ plugins: [...PLUGINS(), integrationsPlugin, echoPlugin], env: sharedEnv(graph.url) });
-  });
-  afterAll(async () => {
-    await k?.close();
-    await graph.stop();
-  });
-
-  test('type echo: created through /queueIntegration, answers the customer, keeps its per-ticket state, hands over', async () => {
-    const t = await Tenant.create(k, graph);
-    const res = await k.as(t.admin, 'POST', '/queueIntegration', { type: 'echo', name: 'Eco' });
-    expect(res.statusCode).toBe(200);
-    await t.setConnection({ integrationId: res.json().id });
-    const c = t.customer('Gil');
-    await c.says('oi');
-    expect(await c.receives(1)).toEqual(['eco 1: oi']);
-    await c.says('tudo bem?');
-    expect(await c.receives(1)).toEqual(['eco 2: tudo bem?']);
-    await c.says('tchau');
-    expect(await c.receives(1)).toEqual(['Até mais!']);
-    await c.ticketBecomes({ useIntegration: false, status: 'pending' });
-  }, 60_000);
-});
 
 /** The outbound client refuses private addresses at connect time (names resolving to them, no rebinding). */
 describe('SafeHttp', () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { definePlugin } from '@atendo/sdk';
-import { messageStored, ticketChanged, ticketCreated, ticketsService, ticketUpdated, ticketTransferred, ticketClosed } from '@atendo/plugin-tickets/contract';
+import { messageStored, ticketChanged, ticketCreated, ticketDeleted, ticketsService, ticketUpdated, ticketTransferred, ticketClosed } from '@atendo/plugin-tickets/contract';
 import { AUTOMATION, RATING_RECORDED } from '@atendo/plugin-automation/contract';
 import { queuesService } from '@atendo/plugin-queues/contract';
 import { connectionsService } from '@atendo/plugin-connections/contract';
@@ -8,6 +8,7 @@ import { contactsService } from '@atendo/plugin-contacts/contract';
 import { dashboardChanged, errors } from './contract';
 import { ReadModel } from './services/read-model';
 import { DashboardStats } from './services/stats';
+import { Rollups } from './services/rollups';
 import { subscribeEvents } from './services/events';
 import { dashboardRoutes } from './routes/dashboard';
 
@@ -32,13 +33,13 @@ export default definePlugin({
       () => (hasAutomation ? ctx.services.get(AUTOMATION) : undefined),
       (companyId) => ctx.bus.publish(dashboardChanged, { companyId }),
     );
-    const stats = new DashboardStats(ctx.db, model, ctx.identity, ctx.services.get(queuesService), ctx.services.get(connectionsService), ctx.services.get(contactsService));
+    const stats = new DashboardStats(ctx.db, model, new Rollups(ctx.db), ctx.identity, ctx.services.get(queuesService), ctx.services.get(connectionsService), ctx.services.get(contactsService));
     // Every node drops a company's cached figures when its read model changed (written by whichever node).
     const forget = await ctx.bus.subscribe(dashboardChanged, ({ payload }) => stats.forget(payload.companyId), { broadcast: true });
     const subs = await subscribeEvents({
       bus: ctx.bus,
       model,
-      ticketTopics: [ticketCreated, ticketUpdated, ticketTransferred, ticketClosed, ticketChanged],
+      ticketTopics: [ticketCreated, ticketUpdated, ticketTransferred, ticketClosed, ticketDeleted, ticketChanged],
       messageStored,
       ratingRecorded: RATING_RECORDED,
     });

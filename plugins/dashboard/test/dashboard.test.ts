@@ -361,3 +361,51 @@ describe('live updates from the tickets plugin', () => {
     expect((await get(B.admin, '/dashboard?days=1')).body.counters.tickets).toBe(0);
   });
 });
+
+describe('per-day rollups', () => {
+  /** The company's non-empty rollup rows, per table, in a stable order. */
+  async function rollupRows(companyId: number): Promise<Record<string, string[]>> {
+    const out: Record<string, string[]> = {};
+    for (const t of ['dashboard_day_users', 'dashboard_day_queues', 'dashboard_day_hours', 'dashboard_day_closed']) {
+      const res = (await k.db.raw(`SELECT (to_jsonb(x) - 'company_id')::text AS r FROM ${t} x WHERE company_id = ? AND tickets <> 0`, [companyId])) as { rows: { r: string }[] };
+      out[t] = res.rows.map((x) => x.r).sort();
+    }
+    return out;
+  }
+
+  it('kept by the trigger through creates, accepts, transfers, closes, ratings and deletions, equal a rebuild from the rows', async () => {
+    const contactId = await contact(A.companyId, 'Rollup');
+    const created = await k.as(A.admin, 'POST', '/tickets', { contactId, whatsappId: A.conn, queueId: A.q1, status: 'pending' });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().id as number;
+    expect((await k.as(A.admin, 'PUT', `/tickets/${id}`, { status: 'open', userId: A.u1.id, queueId: A.q2 })).statusCode).toBe(200);
+    expect((await k.as(A.admin, 'PUT', `/tickets/${id}`, { status: 'closed' })).statusCode).toBe(200);
+    await k.bus.publish(RATING_RECORDED, { companyId: A.companyId, ticketId: id, userId: A.u1.id, queueId: A.q2, rate: 4 });
+    const other = await k.as(A.admin, 'POST', '/tickets', { contactId: await contact(A.companyId, 'Gone'), whatsappId: A.conn, queueId: A.q1, status: 'pending' });
+    const goneId = other.json().id as number;
+    await waitFor(async () => (await k.db('dashboardTickets').where({ ticketId: goneId }).first()) !== undefined);
+    expect((await k.as(A.admin, 'DELETE', `/tickets/${goneId}`)).statusCode).toBe(200);
+    await waitFor(async () => {
+      const [row, gone] = await Promise.all([k.db('dashboardTickets').where({ ticketId: id }).first(), k.db('dashboardTickets').where({ ticketId: goneId }).first()]);
+      return row?.rating === 4 && row?.status === 'closed' && !gone;
+    }, 10_000);
+    // Today's figures (from the rollups) count the closed, rated, transferred ticket and not the deleted one.
+    const today = (await get(A.admin, '/dashboard/queues?days=1')).body.data as { queueId: number; quantidade: number }[];
+    expect(today.find((q) => q.queueId === A.q2)?.quantidade).toBeGreaterThanOrEqual(1);
+    const kept = await rollupRows(A.companyId);
+    expect(kept.dashboard_day_users.length).toBeGreaterThan(0);
+    expect(kept.dashboard_day_closed.length).toBeGreaterThan(0);
+    // Forgetting the rollups' zone makes the next range rebuild them from the rows: the same rows.
+    await k.db('dashboardZones').where({ companyId: A.companyId }).del();
+    expect((await get(A.admin, '/dashboard?date_from=2020-01-01&date_to=2020-01-02')).body.counters.tickets).toBe(0);
+    expect(await k.db('dashboardZones').where({ companyId: A.companyId }).first()).toMatchObject({ timeZone: 'America/Sao_Paulo' });
+    expect(await rollupRows(A.companyId)).toEqual(kept);
+  });
+
+  it('count every ticket of the model once', async () => {
+    await get(A.admin, '/dashboard?date_from=2020-02-01&date_to=2020-02-02');
+    const users = await k.db('dashboardDayUsers').where({ companyId: A.companyId }).sum({ n: 'tickets' }).first();
+    const rows = await k.db('dashboardTickets').where({ companyId: A.companyId }).count({ n: '*' }).first();
+    expect(Number(users?.n)).toBe(Number(rows?.n));
+  });
+});

@@ -271,6 +271,8 @@ export const ticketUpdated = defineTopic<TicketBusEvent>('ticket.updated', 'a ti
 export const ticketTransferred = defineTopic<TicketBusEvent>('ticket.transferred', 'a ticket was transferred');
 /** `ticket.closed`: a ticket was closed (REST close or ignore, close-all, a handler). */
 export const ticketClosed = defineTopic<TicketClosedEvent>('ticket.closed', 'a ticket was closed');
+/** `ticket.deleted`: an admin deleted a ticket (with its messages); the payload is its last state. */
+export const ticketDeleted = defineTopic<TicketBusEvent>('ticket.deleted', 'a ticket was deleted');
 /** `ticket.changed`: status, queue or user of an existing ticket changed, with before and after. */
 export const ticketChanged = defineTopic<TicketChangedEvent>('ticket.changed', "a ticket's status, queue or user changed");
 /** `message.received`: the inbound pipeline stored a message (inbound, or ours from another device). */
@@ -279,7 +281,7 @@ export const messageReceived = defineTopic<MessageReceivedEvent>('message.receiv
 export const messageStored = defineTopic<MessageStoredEvent>('message.stored', 'a message was stored in a ticket');
 
 /** Every topic the tickets plugin owns (its `definePlugin({topics})`). */
-export const TICKETS_TOPICS = [ticketCreated, ticketUpdated, ticketTransferred, ticketClosed, ticketChanged, messageReceived, messageStored] as const;
+export const TICKETS_TOPICS = [ticketCreated, ticketUpdated, ticketTransferred, ticketClosed, ticketDeleted, ticketChanged, messageReceived, messageStored] as const;
 
 // ---------------------------------------------------------------------------------------------------
 // Conversation handlers

@@ -5,8 +5,9 @@ import type { ReadModel } from './read-model';
 
 /**
  * The dashboard's bus consumers (competing consumers on durable queues: each event is handled once):
- * - `ticket.created|updated|transferred|closed|changed` (queue `dashboard.tickets`): the ticket is re-read
- *   through the tickets service and stored (older snapshots never overwrite newer ones);
+ * - `ticket.created|updated|transferred|closed|deleted|changed` (queue `dashboard.tickets`): the ticket is
+ *   re-read through the tickets service and stored (older snapshots never overwrite newer ones; a deleted
+ *   ticket leaves the model);
  * - `message.stored` (queue `dashboard.messages`): the message's text as the ticket's last message (private
  *   notes ignored; no re-read, no `dashboard.changed`: no figure depends on it)
  * - `rating.recorded` (queue `dashboard.ratings`): the rating (0..10) of the ticket.

@@ -6,6 +6,7 @@ import type { ContactsService } from '@atendo/plugin-contacts/contract';
 import type { Dashboard, MomentTicket, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser, UserInfo } from '../contract';
 import { eachDay, safeTimeZone, type DayRange } from './range';
 import type { ReadModel } from './read-model';
+import type { Rollups } from './rollups';
 
 /** Minutes with two decimals, from a mean of seconds (null stays null). */
 function minutes(seconds: unknown): number | null {
@@ -60,7 +61,10 @@ export interface MomentsFilters {
 /**
  * The dashboard's figures, read from its own `dashboard_tickets` (see ReadModel) with names from the
  * kernel's identity (users, online state), the queues, connections and contacts services. Every query is
- * scoped to `companyId`; days and hours are the company's time zone.
+ * scoped to `companyId`; days and hours are the company's time zone. Figures over the days of the
+ * company's time zone come from the per-day rollups (see Rollups: a row per day and user, queue or hour,
+ * so a year costs little more than a day); the distinct contacts (`leads`), the panel and the report read
+ * the rows (through the covering index).
  */
 export class DashboardStats {
   private readonly cache = new Map<number, Map<string, { at: number; value: Promise<unknown> }>>();
@@ -69,6 +73,7 @@ export class DashboardStats {
   constructor(
     private readonly db: Knex,
     private readonly model: ReadModel,
+    private readonly rollups: Rollups,
     private readonly identity: IdentityService,
     private readonly queues: QueuesService,
     private readonly connections: ConnectionsService,
@@ -122,26 +127,29 @@ export class DashboardStats {
     await this.model.ensureBackfilled(companyId);
     const [cond, b] = inRange('created_at', r);
     const { all, perUser, leads } = await this.memo(companyId, `dashboard:${r.from}:${r.to}:${r.timeZone}`, async () => {
-      // One pass: the company's totals (grouping () ) and each user's (grouping (user_id)).
+      // One pass over the days' rollups: the company's totals (grouping ()) and each user's (grouping
+      // (user_id)), averages from sums of microseconds and counts; the distinct contacts from the rows.
+      await this.rollups.ensure(companyId, r.timeZone);
       const groupedQ = this.rows<Record<string, string | number | null>>(
-        `SELECT user_id AS "userId", GROUPING(user_id) AS "total",
-                count(*) FILTER (WHERE status = 'open') AS "happening",
-                count(*) FILTER (WHERE status = 'pending') AS "pending",
-                count(*) FILTER (WHERE status = 'closed') AS "finished",
-                count(*) FILTER (WHERE status = 'nps') AS "waitRating",
-                count(*) FILTER (WHERE status = 'closed' AND rating IS NULL) AS "withoutRating",
-                count(*) FILTER (WHERE status = 'closed' AND rating IS NOT NULL) AS "withRating",
-                count(*) AS "tickets",
-                avg(${WAIT}) FILTER (WHERE accepted_at IS NOT NULL) AS "avgWait",
-                avg(${SUPPORT}) FILTER (WHERE ${SUPPORT_WHEN}) AS "avgSupport",
-                avg(rating) AS "rating",
-                count(rating) AS "rated",
-                count(*) FILTER (WHERE rating >= 9) AS "promoters",
-                count(*) FILTER (WHERE rating BETWEEN 7 AND 8) AS "passives",
-                count(*) FILTER (WHERE rating <= 6) AS "detractors"
-           FROM dashboard_tickets WHERE company_id = ? AND ${cond}
-          GROUP BY GROUPING SETS ((), (user_id))`,
-        [companyId, ...b],
+        `SELECT nullif(user_id, 0) AS "userId", GROUPING(user_id) AS "total",
+                sum(tickets) FILTER (WHERE status = 'open') AS "happening",
+                sum(tickets) FILTER (WHERE status = 'pending') AS "pending",
+                sum(tickets) FILTER (WHERE status = 'closed') AS "finished",
+                sum(tickets) FILTER (WHERE status = 'nps') AS "waitRating",
+                sum(tickets - rated) FILTER (WHERE status = 'closed') AS "withoutRating",
+                sum(rated) FILTER (WHERE status = 'closed') AS "withRating",
+                sum(tickets) AS "tickets",
+                sum(wait_us)::float8 / nullif(sum(wait_n), 0) / 1000000 AS "avgWait",
+                sum(support_us)::float8 / nullif(sum(support_n), 0) / 1000000 AS "avgSupport",
+                sum(rating_sum)::float8 / nullif(sum(rated), 0) AS "rating",
+                sum(rated) AS "rated",
+                sum(promoters) AS "promoters",
+                sum(passives) AS "passives",
+                sum(detractors) AS "detractors"
+           FROM dashboard_day_users WHERE company_id = ? AND day BETWEEN ?::date AND ?::date
+          GROUP BY GROUPING SETS ((), (user_id))
+         HAVING GROUPING(user_id) = 1 OR sum(tickets) > 0`,
+        [companyId, r.from, r.to],
       );
       const leadsQ = this.rows<{ n: string }>(
         `SELECT count(*) AS "n" FROM (SELECT contact_id FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY contact_id) c`,
@@ -203,24 +211,18 @@ export class DashboardStats {
   /** `GET /dashboard/total-atendimentos`: tickets created per day (every day of the range) and per hour of day. */
   async perDay(companyId: number, r: DayRange): Promise<TicketsPerDay> {
     await this.model.ensureBackfilled(companyId);
-    const [cond, b] = inRange('created_at', r);
-    // One pass: tickets per local hour (the wall-clock hour as seconds since 1970, no text formatting per
-    // row), then summed per day and per hour of day here.
-    const buckets = await this.memo(companyId, `days:${r.from}:${r.to}:${r.timeZone}`, () =>
-      this.rows<{ h: string; total: string }>(
-        `SELECT date_part('epoch', h)::bigint AS "h", total AS "total" FROM (
-           SELECT date_trunc('hour', created_at AT TIME ZONE ?) AS h, count(*) AS total
-             FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY 1) t`,
-        [r.timeZone, companyId, ...b],
-      ),
-    );
-    const cells = buckets.map((x) => {
-      const wall = new Date(Number(x.h) * 1000).toISOString();
-      return { day: wall.slice(0, 10), hour: Number(wall.slice(11, 13)), total: x.total };
+    // Tickets per local day and hour (the rollup), summed per day and per hour of day here.
+    const buckets = await this.memo(companyId, `days:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      await this.rollups.ensure(companyId, r.timeZone);
+      return this.rows<{ day: string; hour: number; total: string }>(
+        `SELECT day::text AS "day", hour AS "hour", sum(tickets) AS "total" FROM dashboard_day_hours
+          WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1, 2 HAVING sum(tickets) > 0`,
+        [companyId, r.from, r.to],
+      );
     });
     const sum = (key: (c: { day: string; hour: number }) => string | number) => {
       const m = new Map<string | number, number>();
-      for (const c of cells) m.set(key(c), (m.get(key(c)) ?? 0) + Number(c.total));
+      for (const c of buckets) m.set(key(c), (m.get(key(c)) ?? 0) + Number(c.total));
       return [...m.entries()];
     };
     const days = sum((c) => c.day).map(([day, total]) => ({ day: String(day), total }));
@@ -237,13 +239,14 @@ export class DashboardStats {
   /** `GET /dashboard/queues`: tickets created in the range per queue (queueId 0: no queue), most first. */
   async perQueue(companyId: number, r: DayRange): Promise<TicketsPerQueue> {
     await this.model.ensureBackfilled(companyId);
-    const [cond, b] = inRange('created_at', r);
-    const rows = await this.memo(companyId, `queues:${r.from}:${r.to}:${r.timeZone}`, () =>
-      this.rows<{ queueId: number; total: string }>(
-        `SELECT coalesce(queue_id, 0) AS "queueId", count(*) AS "total" FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY 1`,
-        [companyId, ...b],
-      ),
-    );
+    const rows = await this.memo(companyId, `queues:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      await this.rollups.ensure(companyId, r.timeZone);
+      return this.rows<{ queueId: number; total: string }>(
+        `SELECT queue_id AS "queueId", sum(tickets) AS "total" FROM dashboard_day_queues
+          WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1 HAVING sum(tickets) > 0`,
+        [companyId, r.from, r.to],
+      );
+    });
     const queues = new Map((await this.queues.listQueues(companyId)).map((q) => [q.id, q]));
     return {
       data: rows
@@ -258,13 +261,14 @@ export class DashboardStats {
   /** Tickets created in the range per user (0: without one), most first. */
   private async perUserRows(companyId: number, r: DayRange): Promise<{ userId: number; name: string; total: number }[]> {
     await this.model.ensureBackfilled(companyId);
-    const [cond, b] = inRange('created_at', r);
-    const rows = await this.memo(companyId, `users:${r.from}:${r.to}:${r.timeZone}`, () =>
-      this.rows<{ userId: number; total: string }>(
-        `SELECT coalesce(user_id, 0) AS "userId", count(*) AS "total" FROM dashboard_tickets WHERE company_id = ? AND ${cond} GROUP BY 1`,
-        [companyId, ...b],
-      ),
-    );
+    const rows = await this.memo(companyId, `users:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      await this.rollups.ensure(companyId, r.timeZone);
+      return this.rows<{ userId: number; total: string }>(
+        `SELECT user_id AS "userId", sum(tickets) AS "total" FROM dashboard_day_users
+          WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1 HAVING sum(tickets) > 0`,
+        [companyId, r.from, r.to],
+      );
+    });
     const users = new Map((await this.identity.listUsers(companyId)).map((u) => [u.id, u.name]));
     return rows
       .map((x) => ({ userId: Number(x.userId), name: users.get(Number(x.userId)) ?? '', total: Number(x.total) }))
@@ -284,25 +288,24 @@ export class DashboardStats {
   /** `GET /dashboard/atendimentos-encerrados`: tickets closed (now closed) with their close in the range. */
   async closedCount(companyId: number, r: DayRange): Promise<number> {
     await this.model.ensureBackfilled(companyId);
-    const [cond, b] = inRange('closed_at', r);
-    const [row] = await this.memo(companyId, `closed:${r.from}:${r.to}:${r.timeZone}`, () =>
-      this.rows<{ n: string }>(`SELECT count(*) AS "n" FROM dashboard_tickets WHERE company_id = ? AND status = 'closed' AND ${cond}`, [companyId, ...b]),
-    );
+    const [row] = await this.memo(companyId, `closed:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      await this.rollups.ensure(companyId, r.timeZone);
+      return this.rows<{ n: string }>(`SELECT coalesce(sum(tickets), 0) AS "n" FROM dashboard_day_closed WHERE company_id = ? AND day BETWEEN ?::date AND ?::date`, [companyId, r.from, r.to]);
+    });
     return Number(row.n);
   }
 
   /** `GET /dashboard/nps-info`: ratings of tickets created in the range, by NPS class. */
   async npsInfo(companyId: number, r: DayRange): Promise<NpsInfo> {
     await this.model.ensureBackfilled(companyId);
-    const [cond, b] = inRange('created_at', r);
-    const [row] = await this.memo(companyId, `nps:${r.from}:${r.to}:${r.timeZone}`, () =>
-      this.rows<Record<string, string>>(
-        `SELECT count(rating) AS "total", count(*) FILTER (WHERE rating <= 6) AS "bad",
-                count(*) FILTER (WHERE rating BETWEEN 7 AND 8) AS "mid", count(*) FILTER (WHERE rating >= 9) AS "good"
-           FROM dashboard_tickets WHERE company_id = ? AND ${cond}`,
-        [companyId, ...b],
-      ),
-    );
+    const [row] = await this.memo(companyId, `nps:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      await this.rollups.ensure(companyId, r.timeZone);
+      return this.rows<Record<string, string>>(
+        `SELECT coalesce(sum(rated), 0) AS "total", coalesce(sum(detractors), 0) AS "bad", coalesce(sum(passives), 0) AS "mid", coalesce(sum(promoters), 0) AS "good"
+           FROM dashboard_day_users WHERE company_id = ? AND day BETWEEN ?::date AND ?::date`,
+        [companyId, r.from, r.to],
+      );
+    });
     return [{ total_notas: Number(row.total), ruim: Number(row.bad), media: Number(row.mid), boa: Number(row.good) }];
   }
 

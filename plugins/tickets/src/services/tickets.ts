@@ -7,7 +7,7 @@ import { CONVERSATION_STATUSES, type TicketRow, type TicketStatus, type Viewer }
 import { applyVisibility, canSee, isAdmin } from '../visibility';
 import { guardTicket } from './guard';
 import { emitTicketDelete, emitTicketUpdate, getTicketOr404, isUniqueActiveViolation, loadViewer, logTicket, openTicket, serializeTickets, shouldMask, ticketBusEvent, ticketChangedEvent, ticketClosedEvent, ticketSnapshot } from './core';
-import { ticketChanged, ticketClosed, ticketCreated, ticketTransferred, ticketUpdated, type TicketActor, type TicketBusEvent } from '../contract';
+import { ticketChanged, ticketClosed, ticketCreated, ticketDeleted, ticketTransferred, ticketUpdated, type TicketActor, type TicketBusEvent } from '../contract';
 import { announceOutboundMessage, GREETING_MARKER, insertOutboundMessage, type StoredOutbound } from './messages';
 import type { TicketsDeps } from './deps';
 import type { CloseAllBody, CreateTicketBody, UpdateTicketBody } from '../schemas/tickets';
@@ -543,7 +543,8 @@ export async function updateTicket(deps: TicketsDeps, auth: AuthUser, id: number
 
 /**
  * DELETE /tickets/:id (admin): deletes the ticket with its messages, notes, logs and tags (FK cascade),
- * then emits `{action:'delete', ticketId}`. 404 ERR_NO_TICKET_FOUND outside the company.
+ * then emits `{action:'delete', ticketId}` and publishes `ticket.deleted` (read models drop it). 404
+ * ERR_NO_TICKET_FOUND outside the company.
  */
 export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number): Promise<void> {
   const t = await deps.db.transaction(async (trx) => {
@@ -552,6 +553,7 @@ export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number
     return row;
   });
   emitTicketDelete(deps, t);
+  await deps.bus.publish(ticketDeleted, ticketBusEvent(t)).catch((err: unknown) => deps.log.error({ err, ticketId: t.id }, 'tickets: publish ticket.deleted after commit failed'));
 }
 
 /**

@@ -3,6 +3,8 @@
  * receives, in order, for each rule of the automation issue (menus, trees, hours with a fixed clock, LGPD,
  * NPS, router, idle timers), and that one company's settings never change another's conversations.
  */
+import { randomBytes } from 'node:crypto';
+import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, inboundTopic, type Envelope } from '@atendo/sdk';
 import { waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import { queuePositionText, renderLgpd, renderNpsPrompt } from '../src/rules/answers';
 import { TEXTS } from '../src/rules/texts';
@@ -286,6 +288,21 @@ describe('automation: what the customer receives', () => {
       await waitFor(async () => (await cst.ticket()).status === 'closed', 10_000);
       expect(await k.services.get(AUTOMATION).ratingOf(e.companyId, t.id)).toBeUndefined();
     });
+    test('expiresTicketNPS: a rating question left unanswered closes the ticket once due, without a rating or a farewell', async () => {
+      await e.setConnection({ expiresTicketNPS: 5 });
+      const { cst, t } = await served('Paz');
+      await cst.receives(2);
+      await cst.ticketBecomes({ status: 'nps' });
+      const job = await waitFor(() => pendingJob(k, 'automation.nps-expire', `nps:${t.id}`), 10_000);
+      // Due expiresTicketNPS (5) minutes after the question.
+      expect(new Date(job!.run_at).getTime()).toBeGreaterThan(Date.now() + 4 * 60_000);
+      await fireNow(k, 'automation.nps-expire', `nps:${t.id}`);
+      await waitFor(async () => (await cst.ticket()).status === 'closed', 10_000);
+      await cst.receivesNothing(500);
+      expect(await k.services.get(AUTOMATION).ratingOf(e.companyId, t.id)).toBeUndefined();
+      expect((await logsOf(t.id)).some((l: { type: string; data: unknown }) => l.type === 'chatBot' && JSON.stringify(l.data).includes('npsExpired'))).toBe(true);
+      await e.setConnection({ expiresTicketNPS: 0 });
+    });
   });
 
   describe('router and idle timers', () => {
@@ -453,6 +470,95 @@ describe('automation: what the customer receives', () => {
       await c.ask('oi');
       expect(await c.ask('1')).toBe('Já vamos atender.');
       await c.ticketBecomes({ status: 'open', userId: on.id, queueId: q.id });
+    });
+  });
+
+  describe('guards: the bot stays silent', () => {
+    let g: Tenant;
+    let agent: TestUser;
+    const MENU_G = MENU('Olá! Escolha:', ['Um', 'Dois']);
+    beforeAll(async () => {
+      clock.now = new Date();
+      g = await Tenant.create(k, graph, '210000000000029', { greetingMessage: 'Olá! Escolha:' });
+      const q1 = await g.queue({ name: 'Um', greetingMessage: 'Fila um' });
+      const q2 = await g.queue({ name: 'Dois' });
+      await g.setConnection({ queueIds: [q1.id, q2.id] });
+      await g.setting('sendGreetingAccepted', 'disabled');
+      agent = await k.createUser(g.companyId, { profile: 'user', name: 'Caio' });
+    });
+
+    /** A WhatsApp envelope on g's connection, as an adapter publishes it (`out`: the business's own message). */
+    const publish = async (o: { thread: string; isGroup?: boolean; direction?: 'in' | 'out'; text: string; sender?: string }) => {
+      const externalId = `wamid.G${randomBytes(8).toString('hex')}`;
+      const key = idempotencyKey('whatsappapi', g.connectionId, 'message', externalId);
+      const sender = o.sender ?? o.thread;
+      await k.bus.publish(inboundTopic({ channel: 'whatsappapi', kind: 'message' }), {
+        schemaVersion: ENVELOPE_SCHEMA_VERSION,
+        id: envelopeId(key),
+        idempotencyKey: key,
+        companyId: g.companyId,
+        connectionId: g.connectionId,
+        channel: 'whatsappapi',
+        direction: o.direction ?? 'in',
+        kind: 'message',
+        occurredAt: new Date().toISOString(),
+        thread: { externalId: o.thread, isGroup: Boolean(o.isGroup), ...(o.isGroup ? { name: 'Grupo Teste' } : {}) },
+        sender: { externalId: sender, name: 'Participante', phone: sender },
+        externalId,
+        content: { type: 'text', text: o.text },
+        raw: {},
+      } as Envelope, { id: key, headers: { companyId: String(g.companyId) } });
+    };
+
+    test('for a contact with disableBot; a blocked contact is not even stored', async () => {
+      const quiet = g.customer('Sem robô');
+      await k.db('contacts').insert({ companyId: g.companyId, name: 'Sem robô', number: quiet.number, disableBot: true });
+      await quiet.says('oi');
+      expect(await quiet.ticket()).toMatchObject({ status: 'pending', queueId: null });
+      await quiet.receivesNothing();
+      const blocked = g.customer('Bloqueado');
+      const [contact] = await k.db('contacts').insert({ companyId: g.companyId, name: 'Bloqueado', number: blocked.number, active: false }).returning('id');
+      await blocked.says('oi');
+      await blocked.receivesNothing();
+      expect(await k.db('tickets').where({ contactId: contact.id }).first()).toBeUndefined();
+    });
+
+    test('for a ticket an attendant owns', async () => {
+      const c = g.customer('Atendido');
+      expect(await c.ask('oi')).toBe(MENU_G);
+      const t = await c.ticket();
+      await g.api('PUT', `/tickets/${t.id}`, { status: 'open', userId: agent.id });
+      await c.says('1');
+      await c.receivesNothing();
+      expect(await c.ticket()).toMatchObject({ status: 'open', userId: agent.id, queueId: null });
+    });
+
+    test('for our own echoes: a message the business sent from the phone is no answer to the menu', async () => {
+      const c = g.customer('Eco');
+      expect(await c.ask('oi')).toBe(MENU_G);
+      await publish({ thread: c.number, direction: 'out', text: '1', sender: '15550001234' });
+      const t = await c.ticket();
+      await waitFor(async () => (await k.db('messages').where({ ticketId: t.id, fromMe: true, body: '1' }).first()) !== undefined, 10_000);
+      await c.receivesNothing();
+      expect(await c.ticket()).toMatchObject({ status: 'pending', queueId: null });
+      // The customer's own "1" still picks the queue.
+      expect(await c.ask('1')).toBe('Fila um');
+    });
+
+    test('for group chats, unless the connection takes groups as tickets', async () => {
+      await g.setConnection({ allowGroup: true });
+      const group = `1203630${String(Date.now() % 1e8).padStart(8, '0')}`;
+      await publish({ thread: group, isGroup: true, text: 'bom dia, grupo', sender: '5511911112222' });
+      const groupContact = await waitFor(() => k.db('contacts').where({ companyId: g.companyId, number: group }).first(), 10_000);
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(graph.to(group)).toEqual([]);
+      expect(await k.db('tickets').where({ contactId: groupContact.id }).first()).toMatchObject({ isGroup: true, status: 'group' });
+      await g.setConnection({ groupAsTicket: 'enabled' });
+      const other = `${group.slice(0, -1)}${(Number(group.slice(-1)) + 1) % 10}`;
+      await publish({ thread: other, isGroup: true, text: 'oi', sender: '5511911113333' });
+      await waitFor(() => graph.to(other).length > 0, 10_000);
+      expect(graph.to(other)).toEqual([MENU_G]);
+      await g.setConnection({ groupAsTicket: 'disabled', allowGroup: false });
     });
   });
 

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { AppError } from '@atendo/sdk';
 import { CONTACT_COLUMNS, findColumns, readSheet } from '@atendo/sheets';
 
@@ -32,8 +31,12 @@ export async function readContactSheet(buf: Buffer, filename: string, maxRows = 
   return data.map(({ row, cells }) => ({ row, name: get(cells, cols.name), number: get(cells, cols.number), email: get(cells, cols.email) }));
 }
 
-/** An .xlsx of contacts: columns name, number, email, tags (names joined by ', '). */
+/**
+ * An .xlsx of contacts: columns name, number, email, tags (names joined by ', '). The spreadsheet library
+ * (exceljs, ~28 MB resident) loads on the first export, not with the process.
+ */
 export async function buildContactsWorkbook(rows: AsyncIterable<{ name: string; number: string; email: string; tags: string }[]>): Promise<Buffer> {
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
   wb.creator = 'Atendo';
   const ws = wb.addWorksheet('Contacts');

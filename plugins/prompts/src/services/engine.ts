@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { Readable } from 'node:stream';
 import type { Jobs, JobRun, UploadService } from '@atendo/sdk';
 import type { ConversationTurn, MessageStoredEvent, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
@@ -46,6 +46,10 @@ export interface PromptEngineDeps {
   uploads: UploadService;
   ttsUrl: string;
 }
+
+/** The `openai` package, loaded on the first completion (~11 MB resident a process without prompts never carries). */
+let openai: Promise<typeof import('openai')> | undefined;
+const loadOpenAI = () => (openai ??= import('openai'));
 
 /** One chat message of the completion request. */
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
@@ -152,7 +156,8 @@ export class PromptEngine {
     }
     let text: string;
     try {
-      const client = new OpenAI({ apiKey: prompt.apiKey, baseURL: this.d.baseUrl || undefined, timeout: this.d.timeoutMs, maxRetries: 0 });
+      const { default: OpenAIClient } = await loadOpenAI();
+      const client: OpenAI = new OpenAIClient({ apiKey: prompt.apiKey, baseURL: this.d.baseUrl || undefined, timeout: this.d.timeoutMs, maxRetries: 0 });
       const messages = await this.conversation(companyId, ticketId, prompt, current);
       const res = await client.chat.completions.create({ model: this.d.model, messages, max_tokens: prompt.maxTokens, temperature: prompt.temperature });
       text = (res.choices?.[0]?.message?.content ?? '').trim();

@@ -4,9 +4,9 @@ import type { Knex } from 'knex';
  * Per-day rollups of `dashboard_tickets`, so the dashboard's figures over a range read one row per day
  * (and user, queue, hour) instead of every ticket: kept exact by a trigger on `dashboard_tickets` in the
  * writer's own statement (the row's old contribution out, its new one in), by local day of the company's
- * time zone as recorded in `dashboard_zones` (no row: no rollups yet; the stats build them on first use and
- * rebuild them when the zone setting changes, under an advisory lock the trigger shares). Durations are integer microseconds (sums stay exact under
- * the subtractions).
+ * time zone as recorded in `dashboard_zones` (no row: no rollups yet; the stats build them on first use
+ * and rebuild them when the zone setting changes, under an advisory lock the trigger shares). Durations
+ * are integer microseconds (sums stay exact under the subtractions).
  *
  * - dashboard_day_users: per day of creation, user (0: none) and status: tickets, ratings (count, sum,
  *   NPS classes), wait (accepted - created) and support (closed - accepted, closed tickets) count and sum.

@@ -73,6 +73,8 @@ async function kernelMain(): Promise<void> {
   const loaded: string[] = [];
   const skipped: string[] = [];
   for (const dir of readdirSync(join(ROOT, 'plugins')).sort()) {
+    // plugins/_template is the copy source of new plugins, never a plugin of the product.
+    if (dir.startsWith('_')) continue;
     const entry = join(ROOT, 'plugins', dir, 'src', 'index.ts');
     if (!existsSync(entry)) continue;
     try {

@@ -122,6 +122,25 @@ export class DashboardStats {
     return res.rows;
   }
 
+  /**
+   * The rows of `sql`, a query over the company's day rollups bound to (companyId, first day, last day) of
+   * `r`, memoized under `key` (see `memo`): the read model is backfilled and the rollups kept in r's time
+   * zone first.
+   */
+  private async fromRollups<T>(companyId: number, r: DayRange, key: string, sql: string): Promise<T[]> {
+    await this.model.ensureBackfilled(companyId);
+    return this.memo(companyId, `${key}:${r.from}:${r.to}:${r.timeZone}`, async () => {
+      await this.rollups.ensure(companyId, r.timeZone);
+      return this.rows<T>(sql, [companyId, r.from, r.to]);
+    });
+  }
+
+  /** Tickets created in `r` per `column` of rollup `table` (0: none), leaving out the ids with none. */
+  private ticketsBy(companyId: number, r: DayRange, table: 'dashboard_day_queues' | 'dashboard_day_users', column: 'queue_id' | 'user_id'): Promise<{ id: number; total: string }[]> {
+    return this.fromRollups(companyId, r, table, `SELECT ${column} AS "id", sum(tickets) AS "total" FROM ${table}
+      WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1 HAVING sum(tickets) > 0`);
+  }
+
   /** `GET /dashboard`: the counters and every user's figures over the tickets created in the range. */
   async dashboard(companyId: number, r: DayRange): Promise<Dashboard> {
     await this.model.ensureBackfilled(companyId);
@@ -210,16 +229,14 @@ export class DashboardStats {
 
   /** `GET /dashboard/total-atendimentos`: tickets created per day (every day of the range) and per hour of day. */
   async perDay(companyId: number, r: DayRange): Promise<TicketsPerDay> {
-    await this.model.ensureBackfilled(companyId);
     // Tickets per local day and hour (the rollup), summed per day and per hour of day here.
-    const buckets = await this.memo(companyId, `days:${r.from}:${r.to}:${r.timeZone}`, async () => {
-      await this.rollups.ensure(companyId, r.timeZone);
-      return this.rows<{ day: string; hour: number; total: string }>(
-        `SELECT day::text AS "day", hour AS "hour", sum(tickets) AS "total" FROM dashboard_day_hours
-          WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1, 2 HAVING sum(tickets) > 0`,
-        [companyId, r.from, r.to],
-      );
-    });
+    const buckets = await this.fromRollups<{ day: string; hour: number; total: string }>(
+      companyId,
+      r,
+      'days',
+      `SELECT day::text AS "day", hour AS "hour", sum(tickets) AS "total" FROM dashboard_day_hours
+        WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1, 2 HAVING sum(tickets) > 0`,
+    );
     const sum = (key: (c: { day: string; hour: number }) => string | number) => {
       const m = new Map<string | number, number>();
       for (const c of buckets) m.set(key(c), (m.get(key(c)) ?? 0) + Number(c.total));
@@ -238,21 +255,13 @@ export class DashboardStats {
 
   /** `GET /dashboard/queues`: tickets created in the range per queue (queueId 0: no queue), most first. */
   async perQueue(companyId: number, r: DayRange): Promise<TicketsPerQueue> {
-    await this.model.ensureBackfilled(companyId);
-    const rows = await this.memo(companyId, `queues:${r.from}:${r.to}:${r.timeZone}`, async () => {
-      await this.rollups.ensure(companyId, r.timeZone);
-      return this.rows<{ queueId: number; total: string }>(
-        `SELECT queue_id AS "queueId", sum(tickets) AS "total" FROM dashboard_day_queues
-          WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1 HAVING sum(tickets) > 0`,
-        [companyId, r.from, r.to],
-      );
-    });
+    const rows = await this.ticketsBy(companyId, r, 'dashboard_day_queues', 'queue_id');
     const queues = new Map((await this.queues.listQueues(companyId)).map((q) => [q.id, q]));
     return {
       data: rows
         .map((x) => {
-          const q = queues.get(Number(x.queueId));
-          return { queueId: Number(x.queueId), name: q?.name ?? '', color: q?.color ?? '#9e9e9e', quantidade: Number(x.total) };
+          const q = queues.get(Number(x.id));
+          return { queueId: Number(x.id), name: q?.name ?? '', color: q?.color ?? '#9e9e9e', quantidade: Number(x.total) };
         })
         .sort((a, b) => b.quantidade - a.quantidade || a.queueId - b.queueId),
     };
@@ -260,18 +269,10 @@ export class DashboardStats {
 
   /** Tickets created in the range per user (0: without one), most first. */
   private async perUserRows(companyId: number, r: DayRange): Promise<{ userId: number; name: string; total: number }[]> {
-    await this.model.ensureBackfilled(companyId);
-    const rows = await this.memo(companyId, `users:${r.from}:${r.to}:${r.timeZone}`, async () => {
-      await this.rollups.ensure(companyId, r.timeZone);
-      return this.rows<{ userId: number; total: string }>(
-        `SELECT user_id AS "userId", sum(tickets) AS "total" FROM dashboard_day_users
-          WHERE company_id = ? AND day BETWEEN ?::date AND ?::date GROUP BY 1 HAVING sum(tickets) > 0`,
-        [companyId, r.from, r.to],
-      );
-    });
+    const rows = await this.ticketsBy(companyId, r, 'dashboard_day_users', 'user_id');
     const users = new Map((await this.identity.listUsers(companyId)).map((u) => [u.id, u.name]));
     return rows
-      .map((x) => ({ userId: Number(x.userId), name: users.get(Number(x.userId)) ?? '', total: Number(x.total) }))
+      .map((x) => ({ userId: Number(x.id), name: users.get(Number(x.id)) ?? '', total: Number(x.total) }))
       .sort((a, b) => b.total - a.total || a.userId - b.userId);
   }
 
@@ -287,25 +288,19 @@ export class DashboardStats {
 
   /** `GET /dashboard/atendimentos-encerrados`: tickets closed (now closed) with their close in the range. */
   async closedCount(companyId: number, r: DayRange): Promise<number> {
-    await this.model.ensureBackfilled(companyId);
-    const [row] = await this.memo(companyId, `closed:${r.from}:${r.to}:${r.timeZone}`, async () => {
-      await this.rollups.ensure(companyId, r.timeZone);
-      return this.rows<{ n: string }>(`SELECT coalesce(sum(tickets), 0) AS "n" FROM dashboard_day_closed WHERE company_id = ? AND day BETWEEN ?::date AND ?::date`, [companyId, r.from, r.to]);
-    });
+    const [row] = await this.fromRollups<{ n: string }>(companyId, r, 'closed', `SELECT coalesce(sum(tickets), 0) AS "n" FROM dashboard_day_closed WHERE company_id = ? AND day BETWEEN ?::date AND ?::date`);
     return Number(row.n);
   }
 
   /** `GET /dashboard/nps-info`: ratings of tickets created in the range, by NPS class. */
   async npsInfo(companyId: number, r: DayRange): Promise<NpsInfo> {
-    await this.model.ensureBackfilled(companyId);
-    const [row] = await this.memo(companyId, `nps:${r.from}:${r.to}:${r.timeZone}`, async () => {
-      await this.rollups.ensure(companyId, r.timeZone);
-      return this.rows<Record<string, string>>(
-        `SELECT coalesce(sum(rated), 0) AS "total", coalesce(sum(detractors), 0) AS "bad", coalesce(sum(passives), 0) AS "mid", coalesce(sum(promoters), 0) AS "good"
-           FROM dashboard_day_users WHERE company_id = ? AND day BETWEEN ?::date AND ?::date`,
-        [companyId, r.from, r.to],
-      );
-    });
+    const [row] = await this.fromRollups<Record<string, string>>(
+      companyId,
+      r,
+      'nps',
+      `SELECT coalesce(sum(rated), 0) AS "total", coalesce(sum(detractors), 0) AS "bad", coalesce(sum(passives), 0) AS "mid", coalesce(sum(promoters), 0) AS "good"
+         FROM dashboard_day_users WHERE company_id = ? AND day BETWEEN ?::date AND ?::date`,
+    );
     return [{ total_notas: Number(row.total), ruim: Number(row.bad), media: Number(row.mid), boa: Number(row.good) }];
   }
 

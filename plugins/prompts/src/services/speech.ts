@@ -29,7 +29,7 @@ export async function synthesize(endpoint: string, key: string, voice: string, t
   const config = sdk.SpeechConfig.fromEndpoint(new URL(endpoint), key);
   config.speechSynthesisOutputFormat = sdk.SpeechSynthesisOutputFormat.Audio24Khz48KBitRateMonoMp3;
   // No audio output device: the result carries the audio.
-  const synthesizer = new sdk.SpeechSynthesizer(config, null as unknown as undefined);
+  const synthesizer = new sdk.SpeechSynthesizer(config, null);
   let timer: NodeJS.Timeout | undefined;
   try {
     return await new Promise<Mp3>((resolve, reject) => {

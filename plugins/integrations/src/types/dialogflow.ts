@@ -98,8 +98,8 @@ export class DialogflowSessions {
   }
 
   private client(jsonContent: string): Promise<Sessions> {
-    const sa = serviceAccount(jsonContent);
-    const key = createHash('sha256').update(sa.client_email).update('\0').update(sa.private_key).digest('hex');
+    // Keyed by the stored JSON itself: a hit neither parses it nor checks its key again.
+    const key = createHash('sha256').update(jsonContent).digest('hex');
     const hit = this.clients.get(key);
     if (hit) {
       // Most recently used last.
@@ -107,6 +107,7 @@ export class DialogflowSessions {
       this.clients.set(key, hit);
       return hit;
     }
+    const sa = serviceAccount(jsonContent);
     const made = import('@google-cloud/dialogflow').then(
       ({ SessionsClient }) =>
         new SessionsClient({

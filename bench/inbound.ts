@@ -152,7 +152,8 @@ async function kernelMain(): Promise<void> {
   process.on('message', (msg: { type: string; envelopes?: unknown[] }) => {
     if (msg.type === 'mem') {
       if (env.BENCH_TRACE) {
-        console.log([...queries].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([q, n]) => `${String(n).padStart(7)} ${q}`).join('\n'));
+        const total = [...queries.values()].reduce((a, b) => a + b, 0);
+        console.log([...queries].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([q, n]) => `${String(n).padStart(7)} ${q}`).join('\n') + `\n${String(total).padStart(7)} statements in all`);
         queries.clear();
       }
       process.send!({ type: 'mem', mem: process.memoryUsage(), cpu: process.cpuUsage() });

@@ -16,3 +16,4 @@ export * from './message-variables';
 export * from './metrics';
 export * from './lgpd';
 export * from './batch';
+export * from './cache';

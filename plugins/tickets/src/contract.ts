@@ -359,6 +359,12 @@ export interface SendOptions {
    * with wid `PVT…`, shown in the conversation, never sent to the contact). Text only.
    */
   isPrivate?: boolean;
+  /**
+   * Bot fields of the ticket written in the same transaction as the message (one ticket write and one
+   * `company-{id}-ticket` push for both, instead of a `sendText` and an `update`); `ticket.updated` is
+   * published when they change. 400 ERR_VALIDATION as `update`.
+   */
+  ticket?: { isBot?: boolean; amountUsedBotQueues?: number };
 }
 
 /** A stored upload to send (`ctx.uploads.save(companyId, area, ...)` returned it, or a quick message's file). */

@@ -5,6 +5,7 @@ import { conversationHandlers, errors, TICKETS_TOPICS, ticketsService, type Conv
 import { AnswerCache } from './services/answer-cache';
 import { TicketsConfig } from './config';
 import { buildDeps } from './services/deps';
+import { DisplayCache } from './services/display-cache';
 import { loadViewer } from './services/core';
 import { viewerAudiences } from './visibility';
 import { ticketsServiceImpl } from './services/service';
@@ -36,6 +37,8 @@ export default definePlugin<TicketsConfig>({
   topics: [...TICKETS_TOPICS],
   async register(ctx) {
     const deps = buildDeps(ctx);
+    const display = new DisplayCache(deps);
+    deps.display = display.deps;
     // Sockets join the ticket audiences of their user, so live events follow the list's visibility rule.
     ctx.extensions.contribute(audienceResolvers, async (user) => viewerAudiences(await loadViewer(deps, user)));
     ctx.services.provide(ticketsService, ticketsServiceImpl(deps));
@@ -58,7 +61,7 @@ export default definePlugin<TicketsConfig>({
     await ticketLogRoutes(ctx.app, deps);
     await ticketNoteRoutes(ctx.app, deps);
     await ticketTagRoutes(ctx.app, deps);
-    await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs));
+    await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs), display);
     await messageRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps));
     ctx.onClose((await subscribeInbound(deps)).close);

@@ -1,3 +1,4 @@
+import { TtlCache } from '@atendo/sdk';
 import type { ContactsService } from '@atendo/plugin-contacts/contract';
 import type { TicketActor, TicketRow, TicketSnapshot, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
@@ -35,22 +36,6 @@ export function botTicket(companyId: number, t: TicketRow | TicketSnapshot): Bot
   };
 }
 
-/** Short-lived per-process cache (connections are read on every message). */
-class TtlCache<V> {
-  private readonly map = new Map<string, { at: number; value: V }>();
-  constructor(private readonly ttlMs: number, private readonly max = 10_000) {}
-  async get(key: string, load: () => Promise<V>): Promise<V> {
-    const hit = this.map.get(key);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    const value = await load();
-    if (this.map.size >= this.max) this.map.clear();
-    this.map.set(key, { at: Date.now(), value });
-    return value;
-  }
-  drop(prefix: string): void {
-    for (const k of this.map.keys()) if (k.startsWith(prefix)) this.map.delete(k);
-  }
-}
 
 /** How long a connection read is reused (changes are also dropped at once on `connection.updated`). */
 export const CONNECTION_TTL_MS = 5000;
@@ -63,7 +48,7 @@ export function connectionsPort(svc: ConnectionsService): ConnectionsPort & { fo
         const c = await svc.get(companyId, id);
         return c ? ({ ...c, schedules: (c.schedules ?? []) as ScheduleRow[], queues: c.queues.map((q) => ({ id: q.id })) } as BotConnection) : undefined;
       }),
-    forget: (companyId, id) => cache.drop(`${companyId}:${id}:`),
+    forget: (companyId, id) => cache.deletePrefix(`${companyId}:${id}:`),
   };
 }
 
@@ -102,8 +87,8 @@ export function ticketsPort(svc: TicketsService, conns: ConnectionsPort, contact
   const update = async (companyId: number, id: number, patch: Parameters<TicketsService['update']>[2]) => botTicket(companyId, await svc.update(companyId, id, patch, BY_BOT));
   return {
     get,
-    sendText: async (companyId, ticketId, body) => {
-      await svc.sendText(companyId, ticketId, body, { fromBot: true, handlerId: HANDLER_ID });
+    sendText: async (companyId, ticketId, body, ticket) => {
+      await svc.sendText(companyId, ticketId, body, { fromBot: true, handlerId: HANDLER_ID, ...(ticket ? { ticket } : {}) });
     },
     update: (companyId, id, patch) => update(companyId, id, patch),
     toQueue: (companyId, id, queueId) => update(companyId, id, { queueId, userId: null, status: 'pending' }),

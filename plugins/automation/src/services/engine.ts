@@ -74,6 +74,16 @@ interface BotSettings {
   timeZone: string;
 }
 
+/** The bot fields of the ticket a reply may carry (written with the message). */
+type TicketFlags = { isBot?: boolean; amountUsedBotQueues?: number };
+/** Sends one reply of the turn (nothing for an empty text), with `ticket` flags written alongside. */
+type Send = (text: string, ticket?: TicketFlags) => Promise<void>;
+
+/** The ticket fields a prompt sets: `isBot` (and the prompt count) when the bot takes the ticket; none after. */
+function botFlags(t: Pick<BotTicket, 'isBot'>, patch: StatePatch): TicketFlags | undefined {
+  return t.isBot ? undefined : { isBot: true, ...(patch.menuUses !== undefined ? { amountUsedBotQueues: patch.menuUses } : {}) };
+}
+
 /** Reply parts of one turn, sent as one message (so the customer gets them in order). */
 class Reply {
   readonly parts: string[] = [];
@@ -131,8 +141,8 @@ export class BotEngine {
     return { contactName: contact?.name, connectionName: conn?.name, ticketId: t.id, now: this.d.now(), timeZone: tz, ...extra };
   }
 
-  private async send(t: BotTicket, text: string): Promise<void> {
-    if (text.trim()) await this.d.tickets.sendText(t.companyId, t.id, text);
+  private async send(t: BotTicket, text: string, ticket?: TicketFlags): Promise<void> {
+    if (text.trim()) await this.d.tickets.sendText(t.companyId, t.id, text, ticket);
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -178,10 +188,10 @@ export class BotEngine {
   private async turn(turn: Turn, conn: BotConnection, state: StateRow, markActed: () => void, settings?: BotSettings): Promise<TurnResult> {
     const { ticket: t, contact, message } = turn;
     const s = settings ?? (await this.settings(t.companyId));
-    const send = async (text: string) => {
+    const send: Send = async (text, ticket) => {
       if (!text.trim()) return;
       markActed();
-      await this.send(t, text);
+      await this.send(t, text, ticket);
     };
 
     if (t.status === 'nps') return this.npsAnswer(t, conn, state, message, s, send);
@@ -237,7 +247,7 @@ export class BotEngine {
     src: { scope: string; schedules: readonly ScheduleRow[]; message: string | null },
     s: BotSettings,
     reply: Reply,
-    send: (text: string) => Promise<void>,
+    send: Send,
   ): Promise<boolean> {
     const now = this.d.now();
     const w = closedWindow(src.schedules, now, s.timeZone);
@@ -261,7 +271,7 @@ export class BotEngine {
   }
 
   /** A pending ticket without a queue: greeting + menu, then the customer's numeric answer. */
-  private async queueMenu(t: BotTicket, conn: BotConnection, contact: BotContact, state: StateRow, message: BotMessage, s: BotSettings, reply: Reply, send: (text: string) => Promise<void>): Promise<TurnResult> {
+  private async queueMenu(t: BotTicket, conn: BotConnection, contact: BotContact, state: StateRow, message: BotMessage, s: BotSettings, reply: Reply, send: Send): Promise<TurnResult> {
     const queues = await this.connectionQueues(t.companyId, conn);
     const vars = await this.vars(t, contact, conn, s.timeZone);
     const greeting = renderTemplate(conn.greetingMessage ?? '', vars);
@@ -277,8 +287,7 @@ export class BotEngine {
     }
     if (state.stage !== 'menu') {
       reply.add(renderQueueMenu(greeting, queues));
-      await send(reply.text());
-      await this.afterPrompt(t, conn, { stage: 'menu', menuUses: 1, path: [], queueId: null }, { step: 'menu' });
+      await this.prompt(t, conn, send, reply.text(), { stage: 'menu', menuUses: 1, path: [], queueId: null }, { step: 'menu' });
       return 'handled';
     }
     const input = parseMenuInput(message.body);
@@ -291,14 +300,12 @@ export class BotEngine {
     }
     if (input.kind === 'back' || input.kind === 'start') {
       reply.add(renderQueueMenu(greeting, queues));
-      await send(reply.text());
-      await this.afterPrompt(t, conn, { stage: 'menu' }, { step: 'menu' });
+      await this.prompt(t, conn, send, reply.text(), { stage: 'menu' }, { step: 'menu' });
       return 'handled';
     }
     if (state.menuUses < Math.max(1, conn.maxUseBotQueues)) {
       reply.add(renderQueueMenu(greeting, queues, { invalid: true }));
-      await send(reply.text());
-      await this.afterPrompt(t, conn, { stage: 'menu', menuUses: state.menuUses + 1 }, { step: 'menu', invalid: true });
+      await this.prompt(t, conn, send, reply.text(), { stage: 'menu', menuUses: state.menuUses + 1 }, { step: 'menu', invalid: true });
       return 'handled';
     }
     // Out of tries: the ticket waits without a queue for a human.
@@ -310,14 +317,24 @@ export class BotEngine {
     return 'handled';
   }
 
-  /** After a prompt the customer must answer: state, bot flag and counter, log, the abandon timer. */
-  private async afterPrompt(t: BotTicket, conn: BotConnection, patch: StatePatch, log: Record<string, unknown>): Promise<void> {
-    // Independent writes (the turn holds the ticket): in parallel. The ticket row (and its live push)
-    // changes when the bot takes it; the prompt count lives in the bot's state and is copied to
-    // amountUsedBotQueues on that change.
+  /**
+   * Sends a prompt the customer must answer (`text`), then its bookkeeping: state, bot flag and counter,
+   * log, the abandon timer.
+   */
+  private async prompt(t: BotTicket, conn: BotConnection, send: Send, text: string, patch: StatePatch, log: Record<string, unknown>): Promise<void> {
+    // The ticket row (and its live push) changes when the bot takes it, with the prompt's own message
+    // (one write); the prompt count lives in the bot's state and is copied to amountUsedBotQueues then.
+    const flags = botFlags(t, patch);
+    await send(text, flags);
+    await this.afterPrompt(t, conn, patch, log, text.trim() ? undefined : flags);
+  }
+
+  /** After a prompt: state, `flags` on the ticket when no message carried them, log, the abandon timer. */
+  private async afterPrompt(t: BotTicket, conn: BotConnection, patch: StatePatch, log: Record<string, unknown>, flags?: TicketFlags): Promise<void> {
+    // Independent writes (the turn holds the ticket): in parallel.
     await Promise.all([
       this.d.store.save(t.companyId, t.id, patch),
-      !t.isBot ? this.d.tickets.update(t.companyId, t.id, { isBot: true, ...(patch.menuUses !== undefined ? { amountUsedBotQueues: patch.menuUses } : {}) }) : undefined,
+      flags ? this.d.tickets.update(t.companyId, t.id, flags) : undefined,
       this.d.tickets.addLog(t.companyId, t.id, 'chatBot', log),
       conn.timeUseBotQueues > 0
         ? this.d.jobs.schedule(JOBS.botTimeout, { companyId: t.companyId, ticketId: t.id }, { delayMs: minutes(conn.timeUseBotQueues), key: `bot:${t.id}` })
@@ -339,7 +356,7 @@ export class BotEngine {
     queue: BotQueue,
     s: BotSettings,
     reply: Reply,
-    send: (text: string) => Promise<void>,
+    send: Send,
     opts: { moved: boolean },
   ): Promise<TurnResult> {
     const vars = await this.vars(t, contact, conn, s.timeZone, { queueName: queue.name });
@@ -367,9 +384,11 @@ export class BotEngine {
     const tree = await this.d.queues.chatbotTree(t.companyId, queue.id);
     if (tree.length) {
       reply.add(renderOptions(greeting, tree, { depth: 0 }));
-      await send(reply.text());
+      const patch: StatePatch = { stage: 'options', queueId: queue.id, path: [], menuUses: 1, queueEnteredAt: this.d.now() };
+      const text = reply.text();
+      await send(text, botFlags(t, patch));
       await this.queueFiles(t, queue);
-      await this.afterPrompt(t, conn, { stage: 'options', queueId: queue.id, path: [], menuUses: 1, queueEnteredAt: this.d.now() }, { step: 'options', queueId: queue.id });
+      await this.afterPrompt(t, conn, patch, { step: 'options', queueId: queue.id }, text.trim() ? undefined : botFlags(t, patch));
       return 'handled';
     }
     reply.add(greeting);
@@ -416,7 +435,7 @@ export class BotEngine {
   }
 
   /** An answer inside a queue's option tree. */
-  private async treeAnswer(t: BotTicket, conn: BotConnection, contact: BotContact, state: StateRow, message: BotMessage, s: BotSettings, reply: Reply, send: (text: string) => Promise<void>): Promise<TurnResult> {
+  private async treeAnswer(t: BotTicket, conn: BotConnection, contact: BotContact, state: StateRow, message: BotMessage, s: BotSettings, reply: Reply, send: Send): Promise<TurnResult> {
     const queue = t.queueId !== null ? await this.d.queues.getQueue(t.companyId, t.queueId) : undefined;
     if (!queue) return 'pass';
     const tree = await this.d.queues.chatbotTree(t.companyId, queue.id);
@@ -425,8 +444,7 @@ export class BotEngine {
     const step = navigate(tree, state.path, parseMenuInput(message.body));
     if (step.kind === 'show') {
       reply.add(renderOptions(header(step.node), step.options, { depth: step.path.length }));
-      await send(reply.text());
-      await this.afterPrompt(t, conn, { stage: 'options', path: step.path }, { step: 'options', path: step.path });
+      await this.prompt(t, conn, send, reply.text(), { stage: 'options', path: step.path }, { step: 'options', path: step.path });
       return 'handled';
     }
     if (step.kind === 'invalid') {
@@ -436,8 +454,7 @@ export class BotEngine {
         return 'handled';
       }
       reply.add(renderOptions(header(step.node), step.options, { depth: step.path.length, invalid: true }));
-      await send(reply.text());
-      await this.afterPrompt(t, conn, { stage: 'options', path: step.path, menuUses: state.menuUses + 1 }, { step: 'options', invalid: true });
+      await this.prompt(t, conn, send, reply.text(), { stage: 'options', path: step.path, menuUses: state.menuUses + 1 }, { step: 'options', invalid: true });
       return 'handled';
     }
     const option = step.option;
@@ -448,8 +465,7 @@ export class BotEngine {
       case 'text': {
         if (action.children.length && !action.close) {
           reply.add(renderOptions(text, action.children, { depth: step.path.length }));
-          await send(reply.text());
-          await this.afterPrompt(t, conn, { stage: 'options', path: step.path, menuUses: 1 }, { step: 'options', path: step.path });
+          await this.prompt(t, conn, send, reply.text(), { stage: 'options', path: step.path, menuUses: 1 }, { step: 'options', path: step.path });
           return 'handled';
         }
         reply.add(text);
@@ -517,7 +533,7 @@ export class BotEngine {
     state: StateRow,
     message: BotMessage,
     s: BotSettings,
-    send: (text: string) => Promise<void>,
+    send: Send,
     markActed: () => void,
   ): Promise<TurnResult> {
     const answer = parseConsent(message.body);
@@ -578,7 +594,7 @@ export class BotEngine {
     });
   }
 
-  private async npsAnswer(t: BotTicket, conn: BotConnection, state: StateRow, message: BotMessage, s: BotSettings, send: (text: string) => Promise<void>): Promise<TurnResult> {
+  private async npsAnswer(t: BotTicket, conn: BotConnection, state: StateRow, message: BotMessage, s: BotSettings, send: Send): Promise<TurnResult> {
     const score = parseNpsScore(message.body);
     const contact = await this.d.contacts.get(t.companyId, t.contactId);
     const vars = await this.vars(t, contact, conn, s.timeZone);

@@ -43,9 +43,10 @@ export interface TicketsPort {
   get(companyId: number, ticketId: number): Promise<BotTicket | undefined>;
   /**
    * Sends `body` in the ticket through the attendants' outbound path (stored `fromMe`, shown in the
-   * conversation, acks tracked), as an automatic message of the system.
+   * conversation, acks tracked), as an automatic message of the system. `ticket`: bot fields of the ticket
+   * written with the message (one ticket write and one push instead of a `sendText` and an `update`).
    */
-  sendText(companyId: number, ticketId: number, body: string): Promise<void>;
+  sendText(companyId: number, ticketId: number, body: string, ticket?: Pick<BotTicketPatch, 'isBot' | 'amountUsedBotQueues'>): Promise<void>;
   /** Changes the bot fields of the ticket. */
   update(companyId: number, ticketId: number, patch: BotTicketPatch): Promise<BotTicket>;
   /** Moves the ticket to `queueId` (pending, no user), with a `queue` log entry. */

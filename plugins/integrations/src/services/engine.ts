@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Jobs, JobRun, UploadService } from '@atendo/sdk';
+import { TtlCache, type Jobs, type JobRun, type UploadService } from '@atendo/sdk';
 import type { ConversationTurn, MessageStoredEvent, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
@@ -13,18 +13,6 @@ import type { SafeHttp } from './safe-http';
 /** How long a queue's or connection's attachment read is reused (every inbound message asks). */
 const ATTACHMENT_TTL_MS = 2000;
 
-/** A small per-process TTL cache of attachment look-ups (bounded; cleared when full). */
-class TtlCache {
-  private readonly map = new Map<string, { at: number; value: number | null }>();
-  async get(key: string, load: () => Promise<number | null>): Promise<number | null> {
-    const hit = this.map.get(key);
-    if (hit && Date.now() - hit.at < ATTACHMENT_TTL_MS) return hit.value;
-    const value = await load();
-    if (this.map.size >= 10_000) this.map.clear();
-    this.map.set(key, { at: Date.now(), value });
-    return value;
-  }
-}
 
 export const HANDLER_ID = 'integrations';
 const BY: TicketActor = { kind: 'bot', handlerId: HANDLER_ID };
@@ -69,7 +57,7 @@ export interface EngineDeps {
  * with a private note saying why. Nothing here blocks the inbound pipeline.
  */
 export class IntegrationEngine {
-  private readonly attachments = new TtlCache();
+  private readonly attachments = new TtlCache<number | null>(ATTACHMENT_TTL_MS);
   constructor(private readonly d: EngineDeps) {}
 
   /** The conversation handler (`tickets.conversation-handlers`). */

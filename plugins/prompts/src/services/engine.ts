@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
 import type OpenAI from 'openai';
 import { Readable } from 'node:stream';
-import type { Jobs, JobRun, UploadService } from '@atendo/sdk';
+import { TtlCache, type Jobs, type JobRun, type UploadService } from '@atendo/sdk';
 import type { ConversationTurn, MessageStoredEvent, TicketActor, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
@@ -13,18 +13,6 @@ import { synthesize } from './speech';
 /** How long a queue's or connection's attachment read is reused (every inbound message asks). */
 const ATTACHMENT_TTL_MS = 2000;
 
-/** A small per-process TTL cache of attachment look-ups (bounded; cleared when full). */
-class TtlCache {
-  private readonly map = new Map<string, { at: number; value: number | null }>();
-  async get(key: string, load: () => Promise<number | null>): Promise<number | null> {
-    const hit = this.map.get(key);
-    if (hit && Date.now() - hit.at < ATTACHMENT_TTL_MS) return hit.value;
-    const value = await load();
-    if (this.map.size >= 10_000) this.map.clear();
-    this.map.set(key, { at: Date.now(), value });
-    return value;
-  }
-}
 
 export const HANDLER_ID = 'prompts';
 const BY: TicketActor = { kind: 'bot', handlerId: HANDLER_ID };
@@ -64,7 +52,7 @@ export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: stri
  * queue for humans (with a private note for the failure).
  */
 export class PromptEngine {
-  private readonly attachments = new TtlCache();
+  private readonly attachments = new TtlCache<number | null>(ATTACHMENT_TTL_MS);
   constructor(private readonly d: PromptEngineDeps) {}
 
   /** The chain's pre-check (the event and the cached attachments): false where onMessage passes on the ticket alone. */

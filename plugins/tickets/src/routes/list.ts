@@ -3,6 +3,7 @@ import { AppError, errorResponses, type PluginApp } from '@atendo/sdk';
 import { AnswerCache } from '../services/answer-cache';
 import type { TicketsDeps } from '../services/deps';
 import { TicketListService } from '../services/list';
+import type { DisplayCache } from '../services/display-cache';
 import { viewerAudiences } from '../visibility';
 import { JSON_ARRAY_PARAMS, KanbanAnswer, KanbanQuery, ListTicketsAnswer, ListTicketsQuery } from '../schemas/list';
 
@@ -59,14 +60,15 @@ export async function parseJsonArrayParams(req: FastifyRequest): Promise<void> {
  * and, when kept in the cache, a strong `ETag`; a request whose `If-None-Match` holds the current ETag is
  * answered 304 without a body.
  */
-export async function listRoutes(app: PluginApp, deps: TicketsDeps, answers = new AnswerCache()): Promise<TicketListService> {
-  const svc = new TicketListService(deps, { versionOf: (companyId, scopes) => answers.version(companyId, scopes), statsTtlMs: answers.ttlMs });
+export async function listRoutes(app: PluginApp, deps: TicketsDeps, answers = new AnswerCache(), display?: DisplayCache): Promise<TicketListService> {
+  const svc = new TicketListService(deps, { versionOf: (companyId, scopes) => answers.version(companyId, scopes), statsTtlMs: answers.ttlMs, display });
   deps.realtime.observe((companyId, event, opts) => {
     if (companyId === null) return;
     // Ticket and message events go to the audiences that may see the ticket (before and after the change):
     // the lists of other viewers did not change. Anything else may touch every list of the company.
     answers.bump(companyId, opts.audiences && SCOPED_EVENT.test(event) ? opts.audiences : undefined);
-    // The viewer facts and the names the serialization reads: fresh at once instead of within their 5 s TTL.
+    // The viewer facts and the names the serialization reads (lists, answers and live events alike): fresh
+    // at once instead of within their 5 s TTL.
     if (RELATED_EVENT.test(event)) svc.clearCaches();
   });
 

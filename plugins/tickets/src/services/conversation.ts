@@ -15,7 +15,7 @@ import type { TicketsDeps } from './deps';
  *   (`running`, committed) before its handlers run. A redelivered or duplicated event finds it `done` (or
  *   claimed) and does nothing; a process dying mid-turn leaves it `running` and it is not run again.
  * - In order per ticket, one turn of a ticket at a time (across kernels): turns are claimed oldest message
- *   first under a per-ticket advisory lock held only for the claim, and not while another turn of the
+ *   first under a per-ticket advisory lock held only for the claim (one statement), and not while another turn of the
  *   ticket runs (a `running` turn older than 5 minutes no longer counts). An event also queues the ticket's
  *   earlier inbound messages of the last 2 minutes that have no turn yet, so a later message never
  *   overtakes an earlier one whose event is still on its way.
@@ -131,46 +131,25 @@ export class ConversationChain {
   }
 
   /**
-   * Claims the ticket's oldest open turn (pending or failed) up to `messageId`, in a short transaction
-   * holding the ticket's advisory lock: 'busy' while another turn of the ticket runs, 'none' when nothing
-   * is left. With `record`, first queues the turn of `messageId` and the ticket's earlier inbound messages of
-   * the last CATCH_UP_MS that have none (idempotent: ON CONFLICT DO NOTHING).
+   * Claims the ticket's oldest open turn (pending or failed) up to `messageId`, holding the ticket's advisory
+   * lock for the claim only: 'busy' while another turn of the ticket runs, 'none' when nothing is left. With
+   * `record`, first queues the turn of `messageId` and the ticket's earlier inbound messages of the last
+   * CATCH_UP_MS that have none (idempotent). One statement: the `tickets_conversation_claim` function
+   * (migration 20261202100000) does it all in the statement's own transaction.
    */
-  private claimNext(companyId: number, ticketId: number, messageId: number, record: boolean): Promise<TurnRow | 'busy' | 'none'> {
-    return this.deps.db.transaction(async (trx) => {
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`tickets:conversation:${companyId}:${ticketId}`]);
-      if (record) {
-        await trx.raw(
-          `INSERT INTO conversation_turns (message_id, company_id, ticket_id)
-           SELECT m.id, m.company_id, m.ticket_id FROM messages m
-           WHERE m.company_id = ? AND m.ticket_id = ? AND m.from_me = false AND m.is_private = false
-             AND (m.id = ? OR (m.id < ? AND m.created_at > ?))
-           ON CONFLICT (message_id) DO NOTHING`,
-          [companyId, ticketId, messageId, messageId, new Date(Date.now() - CATCH_UP_MS)],
-        );
-      }
-      // One round trip for both questions, each answered by its partial index: is a live turn of the ticket
-      // running (conversation_turns_running), and which open turn comes next (conversation_turns_open).
-      const { rows } = (await trx.raw(
-        `SELECT message_id, state FROM (
-           (SELECT message_id, state, 0 AS rank FROM conversation_turns
-             WHERE ticket_id = ? AND company_id = ? AND state = 'running' AND updated_at > ? LIMIT 1)
-           UNION ALL
-           (SELECT message_id, state, 1 AS rank FROM conversation_turns
-             WHERE ticket_id = ? AND company_id = ? AND state IN ('pending', 'failed') AND message_id <= ?
-             ORDER BY message_id LIMIT 1)
-         ) t ORDER BY rank LIMIT 1`,
-        [ticketId, companyId, new Date(Date.now() - TURN_LEASE_MS), ticketId, companyId, messageId],
-      )) as { rows: { message_id: string | number; state: TurnRow['state'] }[] };
-      const next = rows[0];
-      if (!next) return 'none';
-      if (next.state === 'running') return 'busy';
-      const [claimed] = (await trx('conversationTurns')
-        .where({ messageId: next.message_id })
-        .update({ state: 'running', attempts: trx.raw('attempts + 1'), updatedAt: trx.fn.now() })
-        .returning('*')) as TurnRow[];
-      return { ...claimed, messageId: Number(claimed.messageId) };
-    });
+  private async claimNext(companyId: number, ticketId: number, messageId: number, record: boolean): Promise<TurnRow | 'busy' | 'none'> {
+    const { rows } = (await this.deps.db.raw('SELECT * FROM tickets_conversation_claim(?, ?, ?, ?, ?, ?)', [
+      companyId,
+      ticketId,
+      messageId,
+      record,
+      new Date(Date.now() - CATCH_UP_MS),
+      new Date(Date.now() - TURN_LEASE_MS),
+    ])) as { rows: { message_id: string | number | null; state: TurnRow['state']; attempts: number; handled_by: string | null; busy: boolean }[] };
+    const row = rows[0];
+    if (!row) return 'none';
+    if (row.busy) return 'busy';
+    return { messageId: Number(row.message_id), companyId, ticketId, state: row.state, attempts: row.attempts, handledBy: row.handled_by };
   }
 
   /** Runs the handlers on a claimed turn and records the outcome; rethrows a handler's error (RetryableError) unless abandoned. */

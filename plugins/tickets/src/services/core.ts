@@ -15,10 +15,21 @@ import { wireTicketRow } from './wire-decorators';
  * facts, the wire serialization of tickets, ticket-log entries and the real-time emits.
  */
 
-/** The ticket `id` of `companyId`, or 404 ERR_NO_TICKET_FOUND (ids of other companies are unknown). */
-export async function getTicketOr404(db: Knex | Knex.Transaction, companyId: number, id: number, forUpdate = false): Promise<TicketRow> {
+/**
+ * Row locks on tickets: 'update' (FOR NO KEY UPDATE) serialises writers of the row but lets foreign-key
+ * checks of new messages, logs and notes through (they take KEY SHARE), so an insert referencing a ticket
+ * never waits for another transaction's update of it; 'delete' (FOR UPDATE) for the one path that deletes it.
+ */
+export type TicketLock = 'update' | 'delete';
+
+/**
+ * The ticket `id` of `companyId`, or 404 ERR_NO_TICKET_FOUND (ids of other companies are unknown); locked
+ * when `lock` is given (true means 'update', see TicketLock).
+ */
+export async function getTicketOr404(db: Knex | Knex.Transaction, companyId: number, id: number, lock: boolean | TicketLock = false): Promise<TicketRow> {
   const q = db('tickets').where({ id, companyId }).first();
-  if (forUpdate) q.forUpdate();
+  if (lock === 'delete') q.forUpdate();
+  else if (lock) q.forNoKeyUpdate();
   const row = (await q) as TicketRow | undefined;
   if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
   return row;
@@ -61,16 +72,18 @@ export async function serializeTickets(
   const haveContacts = knownContacts !== undefined && contactIds.every((id) => knownContacts.some((c) => c.id === id));
   const knownConnections = opts.known?.connections;
   const haveConnections = knownConnections !== undefined && rows.every((r) => r.whatsappId === null || knownConnections.some((c) => c.id === r.whatsappId));
+  // Queues, connections, users' names and tags through the display cache (when the plugin set one up).
+  const shown = deps.display ?? deps;
   const [contacts, contactTags, users, queues, connections, tagLinks] = await Promise.all([
     haveContacts ? Promise.resolve(knownContacts) : deps.contacts.getMany(companyId, contactIds),
     deps.contacts.tagsOf(companyId, contactIds),
-    userIds.length ? deps.identity.listUsers(companyId, userIds) : Promise.resolve([]),
-    Promise.all(queueIds.map((id) => deps.queues.getQueue(companyId, id))),
-    haveConnections ? Promise.resolve(knownConnections) : deps.connections.list(companyId),
+    userIds.length ? shown.identity.listUsers(companyId, userIds) : Promise.resolve([]),
+    Promise.all(queueIds.map((id) => shown.queues.getQueue(companyId, id))),
+    haveConnections ? Promise.resolve(knownConnections) : shown.connections.list(companyId),
     deps.db('ticketTags').whereIn('ticketId', rows.map((r) => r.id)).where({ companyId }).select('ticketId', 'tagId'),
   ]);
   const tagIds = [...new Set((tagLinks as { tagId: number }[]).map((l) => l.tagId))];
-  const tags = tagIds.length ? await deps.tags.getMany(companyId, tagIds) : [];
+  const tags = tagIds.length ? await shown.tags.getMany(companyId, tagIds) : [];
   const tagById = new Map(tags.map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]));
   const contactById = new Map(contacts.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, { id: u.id, name: u.name }]));
@@ -115,14 +128,22 @@ export async function shouldMask(deps: TicketsDeps, companyId: number, profile: 
 /**
  * Emits `company-{id}-ticket` {action:'update', ticket} (after commit) to the audiences that may see the
  * ticket now, and to those that saw it before (`previous`), so their lists drop it. Socket payloads
- * follow the lgpdHideNumber rule for everyone when it is enabled.
+ * follow the lgpdHideNumber rule for everyone when it is enabled. `known` is the row's socket payload when
+ * the caller built it already (`socketTicketOf`).
  */
-export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>): Promise<Ticket> {
-  const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
-  const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask });
+export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>, known?: Ticket): Promise<Ticket> {
+  // `known`: the caller serialized this very row for sockets already (socketTicket).
+  const serialized = known ?? (await socketTicketOf(deps, ticket));
   const audiences = new Set(ticketAudiences(ticket));
   if (previous) for (const a of ticketAudiences(previous)) audiences.add(a);
   deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'update', ticket: serialized, ticketId: ticket.id }, { audiences: [...audiences] });
+  return serialized;
+}
+
+/** The ticket as socket payloads show it (numbers masked for everyone when lgpdHideNumber is enabled). */
+export async function socketTicketOf(deps: TicketsDeps, ticket: TicketRow): Promise<Ticket> {
+  const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
+  const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask });
   return serialized;
 }
 
@@ -176,7 +197,7 @@ export async function openTicket(
           .where({ companyId, contactId: contact.id, whatsappId: connection.id, status: 'closed' })
           .where('updatedAt', '>', new Date(now.getTime() - minutes * 60_000))
           .orderBy('updatedAt', 'desc')
-          .forUpdate()
+          .forNoKeyUpdate()
           .first()) as TicketRow | undefined)
       : undefined;
   let t: TicketRow;

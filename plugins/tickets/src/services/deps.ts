@@ -30,6 +30,12 @@ export interface TicketsDeps {
   profiles?: Pick<ChannelsService, 'fetchProfile'>;
   /** The kernel's upload folder (voice notes are converted from the stored file); absent in some unit tests. */
   uploadsDir?: string;
+  /**
+   * These deps with the display records cache in front (`DisplayCache`: queues, connections, users' names,
+   * tags), set in `register`: the serializers read those records through it. Absent in unit tests that
+   * build deps by hand (the serializers then read them fresh).
+   */
+  display?: TicketsDeps;
   /** The contributed conversation handlers, lowest `order` first (set in `register`). */
   handlers?: () => ConversationHandler[];
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { AppError, type AuthUser } from '@atendo/sdk';
 import type { MessageRow, TicketRow, Viewer } from '../model';
 import { canSee } from '../visibility';
-import { getTicketOr404, loadViewer } from './core';
+import { getTicketOr404, loadViewer, type TicketLock } from './core';
 import type { TicketsDeps } from './deps';
 
 /**
@@ -27,7 +27,7 @@ export interface Guarded {
 /** Options of a guarded load: inside `trx`, with the ticket's row locked (`lock`, needs `trx`). */
 export interface GuardOptions {
   trx?: Knex.Transaction;
-  lock?: boolean;
+  lock?: boolean | TicketLock;
   /** The caller's viewer facts when already loaded (saves a query). */
   viewer?: Viewer;
 }
@@ -42,10 +42,11 @@ export async function guardTicket(deps: TicketsDeps, auth: AuthUser, key: number
   const viewer = opts.viewer ?? (await loadViewer(deps, auth));
   const db = opts.trx ?? deps.db;
   let ticket: TicketRow;
-  if (typeof key === 'number') ticket = await getTicketOr404(db, auth.companyId, key, Boolean(opts.trx && opts.lock));
+  if (typeof key === 'number') ticket = await getTicketOr404(db, auth.companyId, key, opts.trx ? (opts.lock ?? false) : false);
   else {
     const q = db('tickets').where({ companyId: auth.companyId, uuid: key.uuid.toLowerCase() }).first();
-    if (opts.trx && opts.lock) q.forUpdate();
+    if (opts.trx && opts.lock === 'delete') q.forUpdate();
+    else if (opts.trx && opts.lock) q.forNoKeyUpdate();
     const row = (await q) as TicketRow | undefined;
     if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
     ticket = row;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Ticket } from '@atendo/sdk/wire';
-import type { AuthUser, IdentityService, PublicUser } from '@atendo/sdk';
+import { TtlCache, type AuthUser, type IdentityService, type PublicUser } from '@atendo/sdk';
 import type { Queue } from '@atendo/plugin-queues/contract';
 import type { Connection } from '@atendo/plugin-connections/contract';
 import type { Tag } from '@atendo/plugin-tags/contract';
@@ -9,6 +9,7 @@ import { applyVisibility, isAdmin, seesAll, viewerAudiences } from '../visibilit
 import { LIST_PAGE_SIZE, type KanbanQuery, type ListTab, type ListTicketsQuery } from '../schemas/list';
 import { loadViewer, serializeTickets, shouldMask } from './core';
 import type { TicketsDeps } from './deps';
+import { DisplayCache, RELATED_TTL_MS } from './display-cache';
 
 /**
  * The ticket lists: GET /tickets (the ticket manager's tabs open / pending / group / closed and the search
@@ -47,8 +48,7 @@ export const MESSAGE_MATCH_CAP = 20_000;
 export const RECENT_WINDOW = 600;
 export const VIEWER_TTL_MS = 5_000;
 export const VIEWER_CACHE_MAX = 10_000;
-export const RELATED_TTL_MS = 5_000;
-const RELATED_CACHE_MAX = 50_000;
+export { RELATED_TTL_MS };
 
 /** Status sets of the tabs (`search` and absent are resolved in `resolveStatuses`). */
 const TAB_STATUSES: Record<Exclude<ListTab, 'search'>, TicketStatus[]> = {
@@ -99,44 +99,8 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/**
- * A small TTL cache of promises (concurrent misses share one load; a failed load is forgotten). At most
- * `max` entries: the oldest insertion is evicted first.
- */
-export class TtlCache<V> {
-  private readonly map = new Map<string, { value: Promise<V>; at: number }>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly max: number,
-  ) {}
-
-  get(key: string, load: () => Promise<V>): Promise<V> {
-    const now = Date.now();
-    const hit = this.map.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const value = load();
-    const entry = { value, at: now };
-    this.map.delete(key);
-    if (this.map.size >= this.max) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-    this.map.set(key, entry);
-    value.catch(() => {
-      if (this.map.get(key) === entry) this.map.delete(key);
-    });
-    return value;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-
-  clear(): void {
-    this.map.clear();
-  }
-}
+/** The SDK's read cache (re-exported: the list's tests use it). */
+export { TtlCache };
 
 /** Counts entries live at most this long (the answer cache's safety net for an event lost between nodes). */
 export const STATS_TTL_MS = 10_000;
@@ -222,7 +186,8 @@ const uniq = (ids: number[] | undefined): number[] | undefined => (ids?.length ?
  */
 export class TicketListService {
   private readonly viewers = new TtlCache<Viewer>(VIEWER_TTL_MS, VIEWER_CACHE_MAX);
-  private readonly related = new TtlCache<unknown>(RELATED_TTL_MS, RELATED_CACHE_MAX);
+  /** The display records cache (shared with the live events when the plugin passes its own). */
+  private readonly display: DisplayCache;
   /** `deps` with short-TTL caches in front of the other plugins' rarely changing records. */
   private readonly cached: TicketsDeps;
 
@@ -232,37 +197,17 @@ export class TicketListService {
 
   /**
    * `opts` overrides the search plan's sizes (tests exercise every step with small ones); `versionOf`
-   * (the answer cache's version counters) turns the counts cache on.
+   * (the answer cache's version counters) turns the counts cache on; `display` is the plugin's display
+   * records cache (default: one of its own).
    */
   constructor(
     private readonly deps: TicketsDeps,
-    opts: Partial<{ recentWindow: number; messageMatchCap: number; versionOf: (companyId: number, scopes: readonly string[]) => number; statsTtlMs: number }> = {},
+    opts: Partial<{ recentWindow: number; messageMatchCap: number; versionOf: (companyId: number, scopes: readonly string[]) => number; statsTtlMs: number; display: DisplayCache }> = {},
   ) {
     this.opts = { recentWindow: opts.recentWindow ?? RECENT_WINDOW, messageMatchCap: opts.messageMatchCap ?? MESSAGE_MATCH_CAP };
     if (opts.versionOf && opts.statsTtlMs !== 0) this.stats = new StatsCache(opts.versionOf, opts.statsTtlMs ?? STATS_TTL_MS);
-    const related = <T>(key: string, load: () => Promise<T>) => this.related.get(key, load) as Promise<T>;
-    const identity: IdentityService = Object.create(deps.identity) as IdentityService;
-    identity.getCompanySetting = (companyId, key) => related(`setting:${companyId}:${key}`, () => deps.identity.getCompanySetting(companyId, key));
-    identity.listUsers = async (companyId, ids) => {
-      if (!ids) return deps.identity.listUsers(companyId);
-      const users = await Promise.all([...new Set(ids)].map((id) => related(`user:${companyId}:${id}`, () => deps.identity.getUser(companyId, id))));
-      return users.filter((u): u is PublicUser => u !== undefined);
-    };
-    this.cached = {
-      ...deps,
-      identity,
-      queues: { ...deps.queues, getQueue: (companyId, id) => related<Queue | undefined>(`queue:${companyId}:${id}`, () => deps.queues.getQueue(companyId, id)) },
-      connections: { ...deps.connections, list: (companyId) => related<Connection[]>(`connections:${companyId}`, () => deps.connections.list(companyId)) },
-      tags: {
-        ...deps.tags,
-        getMany: async (companyId, ids) => {
-          const tags = await Promise.all(
-            [...new Set(ids)].map((id) => related<Tag | undefined>(`tag:${companyId}:${id}`, async () => (await deps.tags.getMany(companyId, [id]))[0])),
-          );
-          return tags.filter((t): t is Tag => t !== undefined).sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
-        },
-      },
-    };
+    this.display = opts.display ?? new DisplayCache(deps);
+    this.cached = this.display.deps;
   }
 
   /** The viewer facts of `auth`, cached VIEWER_TTL_MS per (company, user). 403 ERR_NO_PERMISSION for a vanished user. */
@@ -273,7 +218,7 @@ export class TicketListService {
   /** Forgets cached viewer facts and related records (tests, or after bulk changes). */
   clearCaches(): void {
     this.viewers.clear();
-    this.related.clear();
+    this.display.clear();
     this.stats?.clear();
   }
 

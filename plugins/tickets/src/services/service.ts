@@ -4,7 +4,7 @@ import { ACTIVE_STATUSES, CONVERSATION_STATUSES, TICKET_LOG_TYPES, type MessageR
 import type { SendMediaInput, SendOptions, TicketActor, TicketLogInput, TicketPatch, TicketsService } from '../contract';
 import { MESSAGE_MAX } from '../schemas/messages';
 import { randomUUID } from 'node:crypto';
-import { getTicketOr404, isUniqueActiveViolation, logTicket, openTicket, ticketSnapshot } from './core';
+import { getTicketOr404, isUniqueActiveViolation, logTicket, openTicket, ticketBusEvent, ticketSnapshot } from './core';
 import type { TicketsDeps } from './deps';
 import { AfterCommit, findActive, otherOpenTicketError, requireQueue, TICKET_TOPICS } from './tickets';
 import { announceOutboundMessage, checkText, insertOutboundMessage, MESSAGE_MEDIA_TYPES, mimeOfPath, resolveQuoted, SENDABLE, type OutboundMedia } from './messages';
@@ -145,17 +145,23 @@ async function sendOutbound(deps: TicketsDeps, companyId: number, ticketId: numb
   const fromBot = Boolean(opts.fromBot);
   const userId = fromBot ? null : (opts.userId ?? null);
   if (userId !== null && !(await deps.identity.getUser(companyId, userId))) throw new AppError('ERR_NO_USER_FOUND');
-  const ticket = await getTicketOr404(deps.db, companyId, ticketId);
-  const quotedMsgId = await resolveQuoted(deps, ticket, opts.quotedMsgId);
+  const fields = checkSendTicketFields(opts.ticket);
+  // The quoted message must be of this conversation (read before the transaction, only when one is given).
+  const quotedMsgId = opts.quotedMsgId === undefined ? null : await resolveQuoted(deps, await getTicketOr404(deps.db, companyId, ticketId), opts.quotedMsgId);
   const by: TicketActor = fromBot ? { kind: 'bot', handlerId: opts.handlerId || 'bot' } : userId !== null ? { kind: 'user', userId } : { kind: 'system', reason: 'service' };
   const allowed: readonly TicketStatus[] = fromBot ? CONVERSATION_STATUSES : SENDABLE;
+  let changed = false;
   const stored = await deps.db.transaction(async (trx) => {
     const t = await getTicketOr404(trx, companyId, ticketId, true);
     if (!allowed.includes(t.status)) throw new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
     const isPrivate = Boolean(opts.isPrivate) && !content.media;
-    return insertOutboundMessage(trx, { ticket: t, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);
+    const ticketFields = Object.fromEntries(Object.entries(fields).filter(([k, v]) => t[k as keyof typeof fields] !== v));
+    changed = Object.keys(ticketFields).length > 0;
+    return insertOutboundMessage(trx, { ticket: t, locked: true, ticketFields, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);
   });
   await announceOutboundMessage(deps, stored);
+  // The plain fields that changed with the message: announced as a service `update` would.
+  if (changed) await deps.bus.publish(TICKET_TOPICS.updated, ticketBusEvent(stored.ticket)).catch((err: unknown) => deps.log.error({ err, ticketId }, 'tickets: publish ticket.updated after commit failed'));
   return stored.message;
 }
 
@@ -163,6 +169,23 @@ async function sendOutbound(deps: TicketsDeps, companyId: number, ticketId: numb
 // Ticket changes
 
 const PLAIN_KEYS = ['isBot', 'amountUsedBotQueues', 'isOutOfHour', 'useIntegration', 'integrationId', 'promptId'] as const;
+
+/** `SendOptions.ticket` checked (the service is called by code): 400 ERR_VALIDATION. */
+function checkSendTicketFields(fields: SendOptions['ticket']): { isBot?: boolean; amountUsedBotQueues?: number } {
+  if (fields === undefined) return {};
+  if (!fields || typeof fields !== 'object') throw new AppError('ERR_VALIDATION', 'ticket must be an object');
+  const out: { isBot?: boolean; amountUsedBotQueues?: number } = {};
+  if (fields.isBot !== undefined) {
+    if (typeof fields.isBot !== 'boolean') throw new AppError('ERR_VALIDATION', 'isBot must be a boolean');
+    out.isBot = fields.isBot;
+  }
+  if (fields.amountUsedBotQueues !== undefined) {
+    const n = fields.amountUsedBotQueues;
+    if (!(Number.isInteger(n) && n >= 0 && n <= 1000)) throw new AppError('ERR_VALIDATION', 'amountUsedBotQueues must be an integer from 0 to 1000');
+    out.amountUsedBotQueues = n;
+  }
+  return out;
+}
 
 /** The log entries' user (an attendant acting) and the data naming who acted otherwise. */
 function actorLog(by: TicketActor): { userId: number | null; data: Record<string, unknown> } {

@@ -548,7 +548,7 @@ export async function updateTicket(deps: TicketsDeps, auth: AuthUser, id: number
  */
 export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number): Promise<void> {
   const t = await deps.db.transaction(async (trx) => {
-    const { ticket: row } = await guardTicket(deps, auth, id, { trx, lock: true });
+    const { ticket: row } = await guardTicket(deps, auth, id, { trx, lock: 'delete' });
     await trx('tickets').where({ id: row.id, companyId: auth.companyId }).del();
     return row;
   });
@@ -571,7 +571,7 @@ export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: C
   for (;;) {
     const fx = new AfterCommit({ kind: 'user', userId: auth.id });
     const count = await deps.db.transaction(async (trx) => {
-      const q = trx('tickets').whereIn('tickets.status', statuses).where('tickets.id', '>', lastId).orderBy('tickets.id').limit(CLOSE_ALL_BATCH).forUpdate();
+      const q = trx('tickets').whereIn('tickets.status', statuses).where('tickets.id', '>', lastId).orderBy('tickets.id').limit(CLOSE_ALL_BATCH).forNoKeyUpdate();
       applyVisibility(q, viewer);
       if (queueIds) {
         const real = queueIds.filter((x) => x > 0);

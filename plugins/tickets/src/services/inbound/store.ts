@@ -196,7 +196,7 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
     .whereIn(['companyId', 'contactId', 'whatsappId'], [...new Map(todo.map((p) => [pairOf(p), [p.env.companyId, p.contact.id, p.conn.id]])).values()])
     .whereIn('status', CONVERSATION_STATUSES)
     .orderBy('id')
-    .forUpdate()) as TicketRow[];
+    .forNoKeyUpdate()) as TicketRow[];
   for (const t of active) tickets.set(keyOf(t.companyId, t.contactId, t.whatsappId!), t);
   const opened = new Map<number, { previous?: TicketRow }>();
   const unticketed = todo.filter((p) => !tickets.has(pairOf(p)));
@@ -267,7 +267,7 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
         .whereIn(['companyId', 'contactId', 'whatsappId'], raced.map((p) => [p.env.companyId, p.contact.id, p.conn.id]))
         .whereIn('status', CONVERSATION_STATUSES)
         .orderBy('id')
-        .forUpdate()) as TicketRow[];
+        .forNoKeyUpdate()) as TicketRow[];
       for (const t of winners) tickets.set(keyOf(t.companyId, t.contactId, t.whatsappId!), t);
       // A pair still without a ticket (its active ticket was closed in between) fails the batch: retried.
       if (raced.some((p) => !tickets.has(keyOf(p.env.companyId, p.contact.id, p.conn.id)))) throw new RetryableError('inbound: ticket race not settled');

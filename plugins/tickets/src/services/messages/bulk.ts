@@ -62,7 +62,7 @@ export async function sendToContacts(deps: TicketsDeps, companyId: number, conne
       .whereIn('contactId', contactIds)
       .whereIn('status', CONVERSATION_STATUSES)
       .orderBy('id')
-      .forUpdate()) as TicketRow[];
+      .forNoKeyUpdate()) as TicketRow[];
     const byContact = new Map<number, TicketRow>();
     for (const t of active) if (!byContact.has(t.contactId) || byContact.get(t.contactId)!.id < t.id) byContact.set(t.contactId, t);
     const missing = contactIds.filter((id) => !byContact.has(id));
@@ -75,7 +75,7 @@ export async function sendToContacts(deps: TicketsDeps, companyId: number, conne
         .whereIn('contactId', missing)
         .orderBy([{ column: 'contactId' }, { column: 'updatedAt', order: 'desc' }, { column: 'id', order: 'desc' }])) as { id: number }[];
       const closed = newest.length
-        ? ((await trx('tickets').where({ companyId }).whereIn('id', newest.map((r) => r.id)).orderBy('id').forUpdate()) as TicketRow[])
+        ? ((await trx('tickets').where({ companyId }).whereIn('id', newest.map((r) => r.id)).orderBy('id').forNoKeyUpdate()) as TicketRow[])
         : [];
       for (const t of closed) byContact.set(t.contactId, t);
     }
@@ -208,7 +208,7 @@ async function announceBulk(deps: TicketsDeps, companyId: number, stored: Stored
   const contactById = new Map(contacts.map((c) => [c.id, c]));
   const mask = (await deps.identity.getCompanySetting(companyId, 'lgpdHideNumber')) === 'enabled';
   const [serialized, wireTickets] = await Promise.all([
-    serializeMessages(deps, companyId, stored.map((s) => s.message)),
+    serializeMessages(deps, companyId, stored.map((s) => s.message), { tickets: [...tickets.values()] }),
     serializeTickets(deps, companyId, [...tickets.values()], { maskNumbers: mask, known: { contacts } }),
   ]);
   const wireById = new Map(wireTickets.map((t) => [t.id, t]));

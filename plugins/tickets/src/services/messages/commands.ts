@@ -298,7 +298,7 @@ async function ticketForForward(
 ): Promise<{ ticket: TicketRow; opened?: OpenedTicket }> {
   const companyId = auth.companyId;
   const findActive = () =>
-    trx('tickets').where({ companyId, contactId: contact.id, whatsappId: connection.id }).whereIn('status', CONVERSATION_STATUSES).orderBy('id', 'desc').forUpdate().first() as Promise<TicketRow | undefined>;
+    trx('tickets').where({ companyId, contactId: contact.id, whatsappId: connection.id }).whereIn('status', CONVERSATION_STATUSES).orderBy('id', 'desc').forNoKeyUpdate().first() as Promise<TicketRow | undefined>;
   const active = await findActive();
   if (active) return { ticket: active };
 

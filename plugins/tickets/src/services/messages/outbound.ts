@@ -46,8 +46,12 @@ export interface OutboundMedia {
 
 /** Input of `createOutboundMessage` / `insertOutboundMessage`. */
 export interface OutboundInput {
-  /** The ticket (its id and company count; its state is re-read under a row lock). */
-  ticket: Pick<TicketRow, 'id' | 'companyId'>;
+  /** The ticket (its id and company count; its state is re-read under a row lock unless `locked`). */
+  ticket: Pick<TicketRow, 'id' | 'companyId'> | TicketRow;
+  /** `ticket` is the full row this transaction has locked already (not read again). */
+  locked?: boolean;
+  /** Plain ticket fields written with the message's ticket update (one write and one push for both). */
+  ticketFields?: Partial<Pick<TicketRow, 'isBot' | 'amountUsedBotQueues'>>;
   /** The text, a caption for media, or a vCard text (mediaType 'contactMessage'). Stored as given. */
   body: string;
   /** The sending user (null for messages of the system). */
@@ -84,13 +88,14 @@ export interface StoredOutbound {
 
 /**
  * Inserts an outbound message inside `trx` (fromMe, read, ack 0, wid null; private notes wid 'PVT…' and
- * ack 2), locking the ticket row, and sets the ticket's `lastMessage`, `updatedAt` and `fromMe`. The body's
+ * ack 2), locking the ticket row (unless `locked`), and sets the ticket's `lastMessage`, `updatedAt` and
+ * `fromMe` (and `ticketFields`). The body's
  * message variables are filled (`fillOutgoingVariables`; not in private notes and contact cards). Nothing
  * is emitted or published: call `announceOutboundMessage` after the transaction commits.
  * 404 ERR_NO_TICKET_FOUND, 400 ERR_TICKET_NOT_OPEN (unless `automatic`).
  */
 export async function insertOutboundMessage(trx: Knex.Transaction, input: OutboundInput, deps: TicketsDeps): Promise<StoredOutbound> {
-  const t = await getTicketOr404(trx, input.ticket.companyId, input.ticket.id, true);
+  const t = input.locked ? (input.ticket as TicketRow) : await getTicketOr404(trx, input.ticket.companyId, input.ticket.id, true);
   if (!input.automatic && !SENDABLE.includes(t.status)) throw new AppError('ERR_TICKET_NOT_OPEN');
   const isPrivate = Boolean(input.isPrivate);
   const mediaType = input.mediaType ?? (input.media ? mediaTypeOf(input.media.mimeType) : 'conversation');
@@ -119,7 +124,7 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
     .returning('*')) as MessageRow[];
   const [ticket] = (await trx('tickets')
     .where({ id: t.id, companyId: t.companyId })
-    .update({ lastMessage: lastMessageOf(mediaType, body, input.media?.fileName ?? null), fromMe: true, updatedAt: trx.fn.now() })
+    .update({ ...input.ticketFields, lastMessage: lastMessageOf(mediaType, body, input.media?.fileName ?? null), fromMe: true, updatedAt: trx.fn.now() })
     .returning('*')) as TicketRow[];
   const by: TicketActor = input.by ?? (input.userId !== null && !input.automatic ? { kind: 'user', userId: input.userId } : { kind: 'system', reason: 'automatic' });
   return { message: normalize(raw), ticket, by };
@@ -133,7 +138,7 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
  */
 export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredOutbound, opts: { emitTicket?: boolean } = {}): Promise<SerializedMessage> {
   const { message, ticket } = stored;
-  const [serialized] = await serializeMessages(deps, ticket.companyId, [message]);
+  const [serialized] = await serializeMessages(deps, ticket.companyId, [message], { tickets: [ticket] });
   try {
     const wireTicket = await socketTicket(deps, ticket);
     deps.realtime.emitToCompany(
@@ -142,7 +147,8 @@ export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredO
       { action: 'create', message: serialized, ticket: wireTicket, contact: wireTicket.contact ?? null },
       { audiences: ticketAudiences(ticket) },
     );
-    if (opts.emitTicket !== false) await emitTicketUpdate(deps, ticket);
+    // The same payload as the message event's ticket (one serialization for both pushes).
+    if (opts.emitTicket !== false) await emitTicketUpdate(deps, ticket, undefined, wireTicket);
   } catch (err) {
     deps.log.error({ err, messageId: message.id }, 'messages: real-time push failed');
   }

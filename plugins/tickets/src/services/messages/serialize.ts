@@ -3,7 +3,7 @@ import type { Message, Reaction as WireReaction, Ticket } from '@atendo/sdk/wire
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../../model';
 import { ticketAudiences } from '../../visibility';
-import { serializeTickets } from '../core';
+import { socketTicketOf } from '../core';
 import type { TicketsDeps } from '../deps';
 
 /**
@@ -82,7 +82,15 @@ export async function erasesDeletedMessages(deps: TicketsDeps, companyId: number
  * (`erasesDeletedMessages`: LGPD settings), then it comes with an empty body and no media or raw data. One batched query
  * per relation (quoted messages, contacts, tickets, queues) whatever the page size. Scoped to `companyId`.
  */
-export async function serializeMessages(deps: TicketsDeps, companyId: number, input: MessageRow[]): Promise<SerializedMessage[]> {
+export async function serializeMessages(
+  deps: TicketsDeps,
+  companyId: number,
+  input: MessageRow[],
+  opts: {
+    /** The messages' tickets when the caller has them already (their queue is shown; no re-read when every one is there). */
+    tickets?: Pick<TicketRow, 'id' | 'queueId'>[];
+  } = {},
+): Promise<SerializedMessage[]> {
   if (!input.length) return [];
   const rows = input.map(normalize);
   const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((x): x is number => x !== null))];
@@ -92,10 +100,12 @@ export async function serializeMessages(deps: TicketsDeps, companyId: number, in
   const ticketIds = [...new Set(rows.map((r) => r.ticketId))];
   const [contacts, tickets] = await Promise.all([
     contactIds.length ? deps.contacts.getMany(companyId, contactIds) : Promise.resolve([] as Contact[]),
-    deps.db('tickets').where({ companyId }).whereIn('id', ticketIds).select('id', 'queueId') as Promise<{ id: number; queueId: number | null }[]>,
+    opts.tickets && ticketIds.every((id) => opts.tickets!.some((t) => t.id === id))
+      ? Promise.resolve(opts.tickets.map((t) => ({ id: t.id, queueId: t.queueId })))
+      : (deps.db('tickets').where({ companyId }).whereIn('id', ticketIds).select('id', 'queueId') as Promise<{ id: number; queueId: number | null }[]>),
   ]);
   const queueIds = [...new Set(tickets.map((t) => t.queueId).filter((x): x is number => x !== null))];
-  const queues = await Promise.all(queueIds.map((id) => deps.queues.getQueue(companyId, id)));
+  const queues = await Promise.all(queueIds.map((id) => (deps.display ?? deps).queues.getQueue(companyId, id)));
   const queueById = new Map(queues.filter((q): q is NonNullable<typeof q> => Boolean(q)).map((q) => [q.id, { id: q.id, name: q.name, color: q.color }]));
   const ticketById = new Map(tickets.map((t) => [t.id, t]));
   const contactById = new Map(contacts.map((c) => [c.id, { id: c.id, name: c.name }]));
@@ -123,11 +133,7 @@ export async function serializeMessages(deps: TicketsDeps, companyId: number, in
 }
 
 /** The ticket as socket payloads show it (numbers masked for everyone when lgpdHideNumber is enabled). */
-export async function socketTicket(deps: TicketsDeps, ticket: TicketRow): Promise<Ticket> {
-  const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
-  const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask });
-  return serialized;
-}
+export const socketTicket = socketTicketOf;
 
 /**
  * Emits `company-{cid}-appMessage` {action:'update', message} (after commit) to the audiences of the
@@ -135,7 +141,7 @@ export async function socketTicket(deps: TicketsDeps, ticket: TicketRow): Promis
  */
 export async function emitMessageUpdate(deps: TicketsDeps, row: MessageRow, action: 'update' | 'delete' = 'update'): Promise<SerializedMessage> {
   const ticket = (await deps.db('tickets').where({ id: row.ticketId, companyId: row.companyId }).first()) as TicketRow | undefined;
-  const [message] = await serializeMessages(deps, row.companyId, [row]);
+  const [message] = await serializeMessages(deps, row.companyId, [row], { tickets: ticket ? [ticket] : undefined });
   if (ticket) deps.realtime.emitToCompany(row.companyId, companyEvent(row.companyId, 'appMessage'), { action, message }, { audiences: ticketAudiences(ticket) });
   return message;
 }

@@ -149,12 +149,28 @@ async function kernelMain(): Promise<void> {
   const token = signAccess(kernel.app, { id: admin.id, companyId: company.id, profile: 'admin', super: false, name: admin.name });
   const ready: Ready = { type: 'ready', base, companyId: company.id, connectionId: conn.id, token, busKind: kernel.bus.kind, plugins: loaded, skipped };
   process.send!(ready);
-  process.on('message', (msg: { type: string; envelopes?: unknown[] }) => {
+  process.on('message', async (msg: { type: string; envelopes?: unknown[] }) => {
     if (msg.type === 'mem') {
       if (env.BENCH_TRACE) {
         const total = [...queries.values()].reduce((a, b) => a + b, 0);
         console.log([...queries].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([q, n]) => `${String(n).padStart(7)} ${q}`).join('\n') + `\n${String(total).padStart(7)} statements in all`);
         queries.clear();
+        // Consumers that fall behind: messages still waiting in each queue at the end of the stage.
+        const gauge = (await kernel.metrics.registry.getSingleMetric('atendo_bus_queue_depth')?.get())?.values ?? [];
+        const waiting = gauge.filter((v) => v.value > 0).map((v) => `${v.labels.queue} ${v.value}`);
+        console.log(`queue depths: ${waiting.join(', ') || 'all empty'}`);
+        // Mean time a bus handler took per queue over the run so far (ms) and how many it handled.
+        const hist = (await kernel.metrics.registry.getSingleMetric('atendo_bus_handler_duration_seconds')?.get())?.values ?? [];
+        const sums = new Map<string, { sum: number; count: number }>();
+        for (const v of hist) {
+          const q = String(v.labels.queue);
+          const e = sums.get(q) ?? { sum: 0, count: 0 };
+          const name = (v as { metricName?: string }).metricName ?? '';
+          if (name.endsWith('_sum')) e.sum = v.value;
+          if (name.endsWith('_count')) e.count = v.value;
+          sums.set(q, e);
+        }
+        console.log(`handler time: ${[...sums].filter(([, e]) => e.count).map(([q, e]) => `${q} ${e.count} × ${((1000 * e.sum) / e.count).toFixed(1)} ms`).join(', ')}`);
       }
       process.send!({ type: 'mem', mem: process.memoryUsage(), cpu: process.cpuUsage() });
     }

@@ -319,7 +319,18 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     });
     metrics.gauge({ name: 'atendo_sockets_connected', help: 'socket.io clients connected to this node', collect: (g) => g.set({}, realtime.io.engine.clientsCount) });
     // Plans and companies change on one node; every node drops its cached plans.
-    await bus.subscribe([planChanged, companyChanged], (m) => identity.invalidatePlans(m.payload.companyId), { broadcast: true });
+    await bus.subscribe(
+      [planChanged, companyChanged],
+      (m) => {
+        identity.invalidatePlans(m.payload.companyId);
+        if (m.topic === companyChanged.name) identity.invalidateSettings(m.payload.companyId);
+      },
+      { broadcast: true },
+    );
+    // Settings change on one node (its routes forget them at once); every node drops its cached copy on the event.
+    realtime.observe((companyId, event) => {
+      if (companyId !== null && event === `company-${companyId}-settings`) identity.invalidateSettings(companyId);
+    });
 
     const kernelCtx = { publicUrl: config.BACKEND_URL, frontendUrl: config.frontendOrigins[0] ?? '', dataDir: config.dataDir, uploadsDir: config.uploadsDir, nodeEnv: config.NODE_ENV };
     await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard });

@@ -21,6 +21,7 @@ describe('settings', () => {
     afterAll(async () => {
       await k.db('settings').where({ companyId: a.companyId }).del();
       await k.db('companySettings').where({ companyId: a.companyId }).del();
+      k.identity.invalidateSettings(a.companyId);
     });
 
     test('GET /settings lists every known key with its default for a company without rows', async () => {
@@ -133,6 +134,22 @@ describe('settings', () => {
   });
 
   describe('company settings', () => {
+    test('the per-node settings cache: a write through the routes holds at once, for this company only; a settings event from any node clears it', async () => {
+      const read = (companyId: number) => k.identity.getCompanySetting(companyId, 'userRandom');
+      expect(await read(a.companyId)).toBe(COMPANY_SETTING_DEFAULTS.userRandom);
+      expect((await k.as(a.admin, 'PUT', '/companySettings', { column: 'userRandom', data: 'enabled' })).statusCode).toBe(200);
+      expect(await read(a.companyId)).toBe('enabled');
+      expect(await read(b.companyId)).toBe(COMPANY_SETTING_DEFAULTS.userRandom);
+      // A direct write (another node's, say) is served from the cache until that node's settings event arrives.
+      await k.db('companySettings').where({ companyId: a.companyId, key: 'userRandom' }).update({ value: 'disabled' });
+      expect(await read(a.companyId)).toBe('enabled');
+      k.realtime.emitToCompany(a.companyId, `company-${a.companyId}-settings`, { action: 'update', setting: { key: 'userRandom', value: 'disabled' } });
+      expect(await read(a.companyId)).toBe('disabled');
+      expect((await k.identity.getCompanySettings(a.companyId)).userRandom).toBe('disabled');
+      await k.db('companySettings').where({ companyId: a.companyId, key: 'userRandom' }).del();
+      k.identity.invalidateSettings(a.companyId);
+    });
+
     test('GET /companySettings/:id answers the defaults object of the caller company', async () => {
       const res = await k.as(aUser, 'GET', `/companySettings/${a.companyId}`);
       expect(res.statusCode).toBe(200);

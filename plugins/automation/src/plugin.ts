@@ -6,7 +6,7 @@ import { connectionDeleted, connectionsService, connectionUpdated, type Connecti
 import { queuesService } from '@atendo/plugin-queues/contract';
 import { filesService } from '@atendo/plugin-files/contract';
 import { AUTOMATION, BOT_FILE_REQUESTED, RATING_RECORDED, type AutomationService } from './contract';
-import { BotEngine, botMayTake } from './services/engine';
+import { BotEngine } from './services/engine';
 import { AutomationStore } from './services/store';
 import { registerJobs } from './services/jobs';
 import { botTicket, connectionsPort, contactsPort, HANDLER_ID, queuesPort, ticketsPort } from './services/adapters';
@@ -68,8 +68,8 @@ export function createAutomationPlugin(opts: AutomationOptions = {}): PluginDefi
             contact: { ...turn.contact, active: true },
             message: { id: turn.message.id, body: turn.message.body, fromMe: false, mediaType: turn.message.mediaType },
           }),
-        // The chain's pre-check: the bot's ticket-only guards on the event's ticket (no query).
-        wants: (e) => botMayTake({ ...e.ticket, whatsappId: e.ticket.connectionId }),
+        // The chain's pre-check: the bot's ticket guards on the event's ticket, then whether it still talks there.
+        wants: (e) => bot.wants(e.companyId, { ...e.ticket, whatsappId: e.ticket.connectionId }),
         // NPS: an attendant's close becomes status nps when the connection asks for a rating (userRating).
         onClosing: async (companyId, ticket) => ((await bot.wantsRating(botTicket(companyId, ticket))) ? 'rating' : 'close'),
       });

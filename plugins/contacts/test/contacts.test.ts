@@ -78,8 +78,11 @@ describe('contacts plugin', () => {
   });
   afterAll(() => k.close());
 
-  const setSetting = (companyId: number, key: string, value: string) =>
-    k.db('companySettings').insert({ companyId, key, value }).onConflict(['companyId', 'key']).merge({ value });
+  // A direct write: the kernel's settings cache is told, as the settings routes do.
+  const setSetting = async (companyId: number, key: string, value: string) => {
+    await k.db('companySettings').insert({ companyId, key, value }).onConflict(['companyId', 'key']).merge({ value });
+    k.identity.invalidateSettings(companyId);
+  };
 
   const create = async (who: TestUser, body: Record<string, unknown>) => {
     const res = await k.as(who, 'POST', '/contacts', body);

@@ -68,6 +68,7 @@ async function rate(companyId: number, ticketId: number, contactId: number, user
 async function tenant(timeZone = 'America/Sao_Paulo'): Promise<Tenant> {
   const { companyId, admin } = await k.createCompany();
   await k.db('companySettings').insert({ companyId, key: 'timeZone', value: timeZone }).onConflict(['companyId', 'key']).merge();
+  k.identity.invalidateSettings(companyId);
   await k.db('users').where({ id: admin.id }).update({ name: 'Admin' });
   const u1 = await k.createUser(companyId, { name: 'Ana' });
   const u2 = await k.createUser(companyId, { name: 'Bruno' });

@@ -140,6 +140,8 @@ export async function insertTicket(
 /** Sets a company setting (see COMPANY_SETTING_DEFAULTS in the kernel). */
 export async function setCompanySetting(k: TestKernel, companyId: number, key: string, value: string): Promise<void> {
   await k.db('companySettings').insert({ companyId, key, value }).onConflict(['companyId', 'key']).merge({ value });
+  // A direct write: the kernel's settings cache is told, as the settings routes do.
+  k.identity.invalidateSettings(companyId);
 }
 
 /** Links a tag to a contact (contact_tags). */

@@ -5,7 +5,7 @@
  * (visibility.test.ts). Tickets and messages are inserted directly, in precise states.
  */
 import type { TestKernel, TestUser } from '@atendo/testing';
-import { likeEscape, resolveStatuses, TicketListService, TtlCache } from '../src/services/list';
+import { likeEscape, resolveStatuses, TicketListService } from '../src/services/list';
 import type { TicketRow } from '../src/model';
 import {
   bulkContacts,
@@ -624,23 +624,6 @@ describe('viewer cache', () => {
 });
 
 describe('building blocks', () => {
-  test('TtlCache: shares concurrent loads, expires, forgets failures, stays bounded', async () => {
-    const cache = new TtlCache<number>(50, 3);
-    let loads = 0;
-    const load = async () => ++loads;
-    expect(await Promise.all([cache.get('a', load), cache.get('a', load)])).toEqual([1, 1]);
-    expect(loads).toBe(1);
-    await new Promise((r) => setTimeout(r, 60));
-    expect(await cache.get('a', load)).toBe(2);
-    await expect(cache.get('bad', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await new Promise((r) => setImmediate(r));
-    expect(await cache.get('bad', async () => 7)).toBe(7);
-    for (const key of ['x', 'y', 'z', 'w']) await cache.get(key, load);
-    expect(cache.size).toBe(3);
-    cache.clear();
-    expect(cache.size).toBe(0);
-  });
-
   test('resolveStatuses: tabs, search with and without statusFilter, no tab', () => {
     expect(resolveStatuses('open', ['closed'])).toEqual(['open']);
     expect(resolveStatuses('closed', undefined)).toEqual(['closed']);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import argon2 from 'argon2';
 import {
   AppError,
+  TtlCache,
   PLAN_FEATURES,
   type Company,
   type IdentityService,
@@ -53,6 +54,8 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 }
 
 const PLAN_CACHE_MS = 5000;
+/** How long a company's settings are served from this node's cache at most (ms); writes and settings events forget them at once. */
+export const SETTINGS_CACHE_MS = 5000;
 
 /**
  * The kernel's identity store. Holds the only code that reads plans, companies and users tables;
@@ -60,6 +63,8 @@ const PLAN_CACHE_MS = 5000;
  */
 export class Identity implements IdentityService {
   private readonly planCache = new Map<number, { plan: Plan | undefined; at: number }>();
+  /** The stored company settings per company (see `getCompanySettings`). */
+  private readonly settingsCache = new TtlCache<ReadonlyMap<string, string>>(SETTINGS_CACHE_MS, 10_000);
   readonly extensions: UserExtension[] = [];
 
   constructor(private readonly db: Knex) {}
@@ -126,16 +131,39 @@ export class Identity implements IdentityService {
     this.extensions.push(ext);
   }
 
+  /**
+   * One company setting (its default when the company has no row). Served from the per-node settings
+   * cache (see `getCompanySettings`).
+   */
   async getCompanySetting(companyId: number, key: string): Promise<string> {
-    const row = await this.db('companySettings').where({ companyId, key }).first('value');
-    return row?.value ?? COMPANY_SETTING_DEFAULTS[key] ?? '';
+    const values = await this.storedSettings(companyId);
+    return values.get(key) ?? COMPANY_SETTING_DEFAULTS[key] ?? '';
   }
 
+  /**
+   * Every company setting, defaults filled in (a fresh object). The stored rows of a company are read once
+   * and kept SETTINGS_CACHE_MS on this node: every writer calls `invalidateSettings` after its commit, and
+   * every node forgets a company's entry on its `company-{id}-settings` events (app.ts), so a change holds
+   * at once on the node that made it and within one event's delivery elsewhere.
+   */
   async getCompanySettings(companyId: number): Promise<Record<string, string>> {
-    const rows: { key: string; value: string }[] = await this.db('companySettings').where({ companyId }).select('key', 'value');
+    const values = await this.storedSettings(companyId);
     const out: Record<string, string> = { ...COMPANY_SETTING_DEFAULTS };
-    for (const r of rows) out[r.key] = r.value;
+    for (const [k, v] of values) out[k] = v;
     return out;
+  }
+
+  /** Forgets cached settings (one company, or all). */
+  invalidateSettings(companyId?: number): void {
+    if (companyId === undefined) this.settingsCache.clear();
+    else this.settingsCache.delete(String(companyId));
+  }
+
+  private storedSettings(companyId: number): Promise<ReadonlyMap<string, string>> {
+    return this.settingsCache.get(String(companyId), async () => {
+      const rows: { key: string; value: string }[] = await this.db('companySettings').where({ companyId }).select('key', 'value');
+      return new Map(rows.map((r) => [r.key, r.value]));
+    });
   }
 
   /** All company settings as the wire's single-row object `{id, companyId, <key>: value, ...}`. */

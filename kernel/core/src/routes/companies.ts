@@ -266,6 +266,8 @@ export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<v
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
   const changed = async (companyId: number) => {
     identity.invalidatePlans(companyId);
+    // campaignsEnabled is a company setting (and a deleted company's settings are gone).
+    identity.invalidateSettings(companyId);
     // This node's session guard forgets the company at once (a renewal lets its users in on the very next
     // request); other nodes when company.changed reaches them (a RabbitMQ delivery is asynchronous).
     guard.forgetCompany(companyId);

@@ -163,6 +163,7 @@ export async function settingsRoutes(app: PluginApp, deps: CoreDeps): Promise<vo
       if (SHARED_SETTING_KEYS.has(key)) await writeCompanySetting(trx, companyId, key, value);
       return writeLegacy(trx, companyId, key, value);
     });
+    identity.invalidateSettings(companyId);
     realtime.emitToCompany(companyId, `company-${companyId}-settings`, { action: 'update', setting });
     return setting;
   });
@@ -203,6 +204,7 @@ export async function settingsRoutes(app: PluginApp, deps: CoreDeps): Promise<vo
       await writeCompanySetting(trx, companyId, column, data);
       if (SHARED_SETTING_KEYS.has(column)) await writeLegacy(trx, companyId, column, data);
     });
+    identity.invalidateSettings(companyId);
     realtime.emitToCompany(companyId, `company-${companyId}-settings`, { action: 'update', setting: { key: column, value: data } });
     return { response: true, result: (await identity.companySettingsObject(companyId)) as SettingsOut };
   });

@@ -149,6 +149,21 @@ export class BotEngine {
   // The conversation handler
 
   /**
+   * The conversation chain's pre-check of an inbound message (its event's ticket, before any turn is
+   * recorded): false where `onMessage` would pass whatever the contact and message say: `botMayTake`
+   * fails, the connection is gone or does not take groups, or the bot handed the ticket to humans (one
+   * indexed read; most messages of a conversation come after that, and they then cost one statement
+   * instead of a turn).
+   */
+  async wants(companyId: number, t: Pick<BotTicket, 'id' | 'whatsappId' | 'status' | 'userId' | 'useIntegration' | 'promptId' | 'isGroup'>): Promise<boolean> {
+    if (t.whatsappId === null || !botMayTake(t)) return false;
+    if (t.status === 'nps' || t.status === 'lgpd') return true;
+    const conn = await this.d.connections.get(companyId, t.whatsappId);
+    if (!conn || (t.isGroup && conn.groupAsTicket !== 'enabled')) return false;
+    return (await this.d.store.stageOf(companyId, t.id)) !== 'human';
+  }
+
+  /**
    * Answers one inbound message (the conversation handler of order 0). Passes (`pass`) on: our own
    * messages, contacts with `disableBot` or blocked, group chats unless the connection has
    * `groupAsTicket`, tickets an attendant owns, tickets another handler took (`useIntegration`, a prompt),
@@ -162,8 +177,8 @@ export class BotEngine {
     const conn = await this.d.connections.get(t.companyId, t.whatsappId);
     if (!conn) return 'pass';
     if (t.isGroup && conn.groupAsTicket !== 'enabled') return 'pass';
-    // Most messages of a conversation come after the bot handed it to humans: one read, no lease.
-    if (!botStatus && (await this.d.store.stageOf(t.companyId, t.id)) === 'human') return 'pass';
+    // Tickets the bot handed to humans were filtered out by `wants` (one read, no turn); one that got here
+    // anyway (a race) passes under the lease below.
 
     return this.d.store.withTurn(t.companyId, t.id, async (state) => {
       if (state.stage === 'human' && !botStatus) return 'pass';

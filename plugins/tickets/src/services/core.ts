@@ -140,10 +140,13 @@ export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, pre
   return serialized;
 }
 
-/** The ticket as socket payloads show it (numbers masked for everyone when lgpdHideNumber is enabled). */
-export async function socketTicketOf(deps: TicketsDeps, ticket: TicketRow): Promise<Ticket> {
+/**
+ * The ticket as socket payloads show it (numbers masked for everyone when lgpdHideNumber is enabled);
+ * `known.contacts`: its contact when the caller read it already.
+ */
+export async function socketTicketOf(deps: TicketsDeps, ticket: TicketRow, known?: { contacts?: Contact[] }): Promise<Ticket> {
   const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
-  const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask });
+  const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask, known });
   return serialized;
 }
 

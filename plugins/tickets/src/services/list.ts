@@ -99,8 +99,6 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The SDK's read cache (re-exported: the list's tests use it). */
-export { TtlCache };
 
 /** Counts entries live at most this long (the answer cache's safety net for an event lost between nodes). */
 export const STATS_TTL_MS = 10_000;

@@ -296,6 +296,12 @@ async function addLog(deps: TicketsDeps, companyId: number, ticketId: number, en
   if (entry.data !== undefined && (typeof entry.data !== 'object' || entry.data === null || JSON.stringify(entry.data).length > 10_000)) {
     throw new AppError('ERR_VALIDATION', 'data must be an object of at most 10,000 characters of JSON');
   }
-  const t = await getTicketOr404(deps.db, companyId, ticketId);
-  await logTicket(deps.db, t, entry.type, entry.userId ?? null, entry.queueId !== undefined ? entry.queueId : t.queueId, entry.data);
+  // One statement: the entry is written only when the ticket is the company's (its queue by default).
+  const given = entry.queueId !== undefined;
+  const { rowCount } = (await deps.db.raw(
+    `INSERT INTO ticket_logs (company_id, ticket_id, type, user_id, queue_id, data)
+     SELECT t.company_id, t.id, ?, ?, CASE WHEN ? THEN ?::int ELSE t.queue_id END, ?::jsonb FROM tickets t WHERE t.id = ? AND t.company_id = ?`,
+    [entry.type, entry.userId ?? null, given, given ? (entry.queueId ?? null) : null, entry.data ? JSON.stringify(entry.data) : null, ticketId, companyId],
+  )) as { rowCount: number };
+  if (!rowCount) throw new AppError('ERR_NO_TICKET_FOUND');
 }

@@ -6,6 +6,7 @@ import { ticketAudiences } from '../../visibility';
 import { emitTicketUpdate, getTicketOr404, ticketSnapshot } from '../core';
 import { messageStored, type MessageStoredEvent, type TicketActor } from '../../contract';
 import type { TicketsDeps } from '../deps';
+import type { Contact } from '@atendo/plugin-contacts/contract';
 import { fillOutgoingVariables } from './variables';
 import { ACK, SEND_ERROR, emitMessageUpdate, lastMessageOf, mediaTypeOf, mimeOfPath, normalize, serializeMessages, socketTicket, type SerializedMessage } from './serialize';
 
@@ -138,9 +139,13 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
  */
 export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredOutbound, opts: { emitTicket?: boolean } = {}): Promise<SerializedMessage> {
   const { message, ticket } = stored;
-  const [serialized] = await serializeMessages(deps, ticket.companyId, [message], { tickets: [ticket] });
+  // The ticket's contact, read once for the pushes and the send command.
+  const [[serialized], [contact]] = await Promise.all([
+    serializeMessages(deps, ticket.companyId, [message], { tickets: [ticket] }),
+    deps.contacts.getMany(ticket.companyId, [ticket.contactId]),
+  ]);
   try {
-    const wireTicket = await socketTicket(deps, ticket);
+    const wireTicket = await socketTicket(deps, ticket, contact ? { contacts: [contact] } : undefined);
     deps.realtime.emitToCompany(
       ticket.companyId,
       companyEvent(ticket.companyId, 'appMessage'),
@@ -155,7 +160,7 @@ export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredO
   await publishStored(deps, stored);
   if (message.isPrivate) return serialized;
   try {
-    await deps.bus.publish(MESSAGE_TOPICS.send, await sendCommand(deps, ticket, message), { id: `message.send:${ticket.companyId}:${message.id}` });
+    await deps.bus.publish(MESSAGE_TOPICS.send, await sendCommand(deps, ticket, message, contact), { id: `message.send:${ticket.companyId}:${message.id}` });
   } catch (err) {
     deps.log.error({ err, messageId: message.id }, 'messages: publishing message.send failed');
     const [failed] = (await deps.db('messages')
@@ -192,9 +197,8 @@ async function publishStored(deps: TicketsDeps, stored: StoredOutbound): Promise
     .catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'messages: publishing message.stored failed'));
 }
 
-/** Builds the `message.send` payload (SDK `SendCommand`) of a stored message. */
-async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow): Promise<SendCommand> {
-  const contact = await deps.contacts.get(ticket.companyId, ticket.contactId);
+/** Builds the `message.send` payload (SDK `SendCommand`) of a stored message; `contact`: the ticket's (plain row). */
+async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow, contact: Contact | undefined): Promise<SendCommand> {
   let quotedWid: string | undefined;
   if (message.quotedMsgId !== null) {
     const q = (await deps.db('messages').where({ id: message.quotedMsgId, companyId: message.companyId }).first('wid', 'isPrivate')) as { wid: string | null; isPrivate: boolean } | undefined;

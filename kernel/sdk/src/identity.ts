@@ -91,9 +91,13 @@ export interface IdentityService {
     count: (trx: Knex.Transaction) => Promise<number>,
     insert: () => Promise<T>,
   ): Promise<T>;
-  /** A company setting value (see COMPANY_SETTING_DEFAULTS), default applied. */
+  /**
+   * A company setting value (see COMPANY_SETTING_DEFAULTS), default applied. Served from a per-node cache
+   * of the company's settings (5 s at most; a write through the settings routes holds at once on its node
+   * and on the others when its `company-{id}-settings` event arrives).
+   */
   getCompanySetting(companyId: number, key: string): Promise<string>;
-  /** Every company setting of the company as `{key: value}` (defaults applied), in one read. */
+  /** Every company setting of the company as `{key: value}` (defaults applied), in one read (cached as above). */
   getCompanySettings(companyId: number): Promise<Record<string, string>>;
 }
 

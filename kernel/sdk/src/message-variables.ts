@@ -30,9 +30,17 @@ export function businessTimeZone(): string {
   return process.env.TZ_BUSINESS || 'America/Sao_Paulo';
 }
 
-/** Date parts of `now` in `timeZone`. */
+/** One formatter per time zone (building an Intl.DateTimeFormat costs far more than formatting with it). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Date parts of `now` in `timeZone` (an unknown zone throws RangeError, as Intl does). */
 function parts(now: Date, timeZone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
-  const fmt = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    if (formatters.size >= 1000) formatters.clear();
+    formatters.set(timeZone, fmt);
+  }
   const out: Record<string, string> = {};
   for (const p of fmt.formatToParts(now)) out[p.type] = p.value;
   return out as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string>;

@@ -319,8 +319,10 @@ export interface ConversationHandler {
    * Optional quick pre-check on the `message.stored` event (its ticket snapshot, body and media type), before
    * the chain records a turn: false means `onMessage` would answer 'pass' for this message. When every handler
    * answers false, the chain records the message as done without a turn (one statement instead of the turn's
-   * claim, loads and bookkeeping). Answer true whenever unsure; no answer (or a throw) counts as true. Use
-   * only the event and cached reads (no query per message).
+   * claim, loads and bookkeeping); otherwise only the handlers that answered true run on the message's turn
+   * (earlier messages caught up in the same turn run every handler). Answer true whenever unsure; no answer
+   * (or a throw) counts as true. Keep it to the event, cached reads and at most one indexed read (the bot
+   * reads its stage of the ticket: a conversation it handed to humans then costs one statement per message).
    */
   wants?(event: MessageStoredEvent): boolean | Promise<boolean>;
   /**

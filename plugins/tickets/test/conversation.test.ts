@@ -247,7 +247,7 @@ describe('tickets: conversation handlers and the tickets service', () => {
     expect(calls.filter((c) => c.messageId === fresh.id && c.handler === 'first')).toHaveLength(1);
   });
 
-  test("wants: a message no handler wants is recorded done and no handler runs; a handler without wants, or whose check throws, is offered it", async () => {
+  test("wants: a message no handler wants is recorded done and no handler runs; only the handlers that want it (no wants, or a check that throws, counts as wanting) run on its turn", async () => {
     const deps = ticketsDeps(k);
     const first = await inbound(digits(), 'abre o ticket');
     await done(first.id);
@@ -278,14 +278,15 @@ describe('tickets: conversation handlers and the tickets service', () => {
     await picky.handle(wanted.msg);
     expect(await turnOf(wanted.id)).toMatchObject({ state: 'done', attempts: 1 });
     // A later wanted message's catch-up does not offer the skipped one again.
-    expect(offered).toEqual(['also-picky:quero comprar', 'picky:quero comprar']); // same order: by id
+    // Only the handler that wanted it (also-picky said no: not run).
+    expect(offered).toEqual(['picky:quero comprar']);
 
     offered.length = 0;
     const plain = await store('sem pré-teste');
     await chain([h('picky', () => false), h('plain')]).handle(plain.msg);
     const failing = await store('pré-teste quebrado');
     await chain([h('broken', () => { throw new Error('boom'); })]).handle(failing.msg);
-    expect(offered).toEqual(['picky:sem pré-teste', 'plain:sem pré-teste', 'broken:pré-teste quebrado']);
+    expect(offered).toEqual(['plain:sem pré-teste', 'broken:pré-teste quebrado']);
     expect(await turnOf(plain.id)).toMatchObject({ state: 'done', attempts: 1 });
   });
 

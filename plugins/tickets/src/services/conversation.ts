@@ -22,7 +22,8 @@ import type { TicketsDeps } from './deps';
  * - A handler that throws is logged; the turn becomes `failed` and the bus retries the event (the chain
  *   restarts at the first handler). After 5 tries the turn is `abandoned` and the ticket's next turns run.
  * - With no handler contributed nothing is recorded. When every handler's `wants` pre-check says no, the
- *   message is recorded as a `done` turn (one statement) and no handler runs.
+ *   message is recorded as a `done` turn (batched with others in one statement) and no handler runs;
+ *   otherwise only the handlers that said yes run on its turn.
  */
 
 /** The chain's consumer queue (dead letters in `tickets.conversation.dlq`). */
@@ -81,14 +82,15 @@ export class ConversationChain {
     const p = m.payload;
     if (!p || !isId(p.companyId) || !isId(p.ticketId) || !isId(p.messageId)) throw new PermanentError('message.stored: malformed payload');
     if (p.fromMe || p.isPrivate || !this.contributions.all().length) return;
-    if (!(await this.wanted(p))) {
+    const wanting = await this.wanted(p);
+    if (!wanting.size) {
       // No handler would take it: recorded as done (so a later turn's catch-up does not offer it), nothing run.
       await this.skipped.add({ messageId: p.messageId, companyId: p.companyId, ticketId: p.ticketId });
       return;
     }
     const key = `${p.companyId}:${p.ticketId}`;
     const previous = this.chains.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.drain(p.companyId, p.ticketId, p.messageId));
+    const run = previous.then(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting));
     const settled = run.catch(() => undefined);
     this.chains.set(key, settled);
     void settled.then(() => {
@@ -97,22 +99,31 @@ export class ConversationChain {
     return run;
   };
 
-  /** Whether any handler may take the message (`wants`; a handler without it, or whose check throws, may). */
-  private async wanted(p: MessageStoredEvent): Promise<boolean> {
-    for (const h of this.contributions.all()) {
-      if (!h.wants) return true;
-      try {
-        if (await h.wants(p)) return true;
-      } catch (err) {
-        this.deps.log.warn({ err, handler: h.id }, 'conversation: a handler\'s wants() failed (taken as true)');
-        return true;
-      }
-    }
-    return false;
+  /**
+   * The ids of the handlers that may take the message (`wants`; a handler without it, or whose check
+   * throws, may). Only those run on its turn: a handler that said no costs its pre-check alone.
+   */
+  private async wanted(p: MessageStoredEvent): Promise<Set<string>> {
+    const out = new Set<string>();
+    await Promise.all(
+      [...this.contributions.all()].map(async (h) => {
+        if (!h.wants) return void out.add(h.id);
+        try {
+          if (await h.wants(p)) out.add(h.id);
+        } catch (err) {
+          this.deps.log.warn({ err, handler: h.id }, "conversation: a handler's wants() failed (taken as true)");
+          out.add(h.id);
+        }
+      }),
+    );
+    return out;
   }
 
-  /** Queues the turn of `messageId` (and earlier ones of the ticket without a turn), then runs the ticket's turns up to it. */
-  private async drain(companyId: number, ticketId: number, messageId: number): Promise<void> {
+  /**
+   * Queues the turn of `messageId` (and earlier ones of the ticket without a turn), then runs the ticket's
+   * turns up to it: `messageId`'s with the handlers in `wanting`, earlier ones (caught up) with every handler.
+   */
+  private async drain(companyId: number, ticketId: number, messageId: number, wanting: ReadonlySet<string>): Promise<void> {
     const waitUntil = Date.now() + BUSY_WAIT_MS;
     // The first claim also records the turns (one transaction, one commit for both).
     for (let first = true; ; first = false) {
@@ -123,7 +134,7 @@ export class ConversationChain {
         await new Promise((r) => setTimeout(r, 250));
         continue;
       }
-      await this.run(claim);
+      await this.run(claim, claim.messageId === messageId ? wanting : undefined);
       // Turns are claimed oldest first up to `messageId`: once its own turn ran, every earlier open one has
       // too (a turn that fails throws out of here); later ones are run by their own events.
       if (claim.messageId === messageId) return;
@@ -153,7 +164,7 @@ export class ConversationChain {
   }
 
   /** Runs the handlers on a claimed turn and records the outcome; rethrows a handler's error (RetryableError) unless abandoned. */
-  private async run(turn: TurnRow): Promise<void> {
+  private async run(turn: TurnRow, only?: ReadonlySet<string>): Promise<void> {
     const { db, log } = this.deps;
     const finish = (fields: Partial<TurnRow> & { error?: string | null }) =>
       db('conversationTurns').where({ messageId: turn.messageId }).update({ ...fields, updatedAt: db.fn.now() });
@@ -163,6 +174,7 @@ export class ConversationChain {
       let handledBy: string | null = null;
       if (input) {
         for (const h of this.handlers()) {
+          if (only && !only.has(h.id)) continue;
           current = h;
           const answer = await h.onMessage(input);
           if (answer === 'handled') {

@@ -21,11 +21,12 @@
  * postgres://postgres:postgres@127.0.0.1:5432/postgres), AMQP_URL (RabbitMQ; unset: in-process bus),
  * BENCH_CONCURRENCY ("50,200,500"), BENCH_RATES (open loop instead: webhooks offered per second, e.g. "200,400",
  * whatever the latency, as deploy/k6/inbound.ts's constant arrival rate), BENCH_DURATION (seconds per stage, 10), BENCH_WARMUP (seconds, 3),
- * BENCH_SOCKETS (admin sockets, 10), BENCH_CONTACTS (1000), DB_POOL_MAX (kernel pool, 10),
+ * BENCH_KERNEL_ARGS (extra node flags of the kernel process, e.g. V8 heap flags), HEAP_GROWING_PERCENT (the kernel's, default 50), BENCH_SOCKETS (admin sockets, 10), BENCH_CONTACTS (1000), DB_POOL_MAX (kernel pool, 10), BENCH_SETTLE (seconds of quiet after the load, RSS every 5 s),
  * BENCH_PLUGINS (plugin ids to load, comma-separated; default every plugin: e.g. the set of an older build, to
  * compare the same work), BENCH_MODE ("webhook" or "bus"; default webhook when plugins/channels loads), BENCH_TRACE (1: the kernel
- * prints its SQL statements by count after each stage), BENCH_CPU_PROF (a folder: the kernel writes a V8
- * CPU profile there).
+ * prints its SQL statements by count, queue depths and bus handler times after each stage), BENCH_CPU_PROF (a
+ * folder: the kernel writes a V8 CPU profile there), BENCH_HEAP_SNAPSHOT (a folder: the kernel writes a heap
+ * snapshot there after each stage).
  *
  * BENCH_BOT ("idle" default, "off", "on") says what the automation plugin does: "off" does not load it,
  * "idle" loads it on a connection with no greeting and no queues (what a fresh install has: every message
@@ -105,6 +106,7 @@ async function kernelMain(): Promise<void> {
       ADMIN_PASSWORD: randomBytes(12).toString('hex'),
       LOG_LEVEL: 'silent',
       DB_POOL_MAX: env.DB_POOL_MAX ?? '10',
+      ...(env.HEAP_GROWING_PERCENT !== undefined ? { HEAP_GROWING_PERCENT: env.HEAP_GROWING_PERCENT } : {}),
       META_APP_SECRET: env.BENCH_APP_SECRET,
       CHANNELS_META_APP_SECRET: env.BENCH_APP_SECRET,
       CHANNELS_META_GRAPH_URL: env.BENCH_GRAPH_URL,
@@ -151,6 +153,10 @@ async function kernelMain(): Promise<void> {
   process.send!(ready);
   process.on('message', async (msg: { type: string; envelopes?: unknown[] }) => {
     if (msg.type === 'mem') {
+      if (env.BENCH_HEAP_SNAPSHOT) {
+        const { writeHeapSnapshot } = await import('node:v8');
+        console.log(`heap snapshot: ${writeHeapSnapshot(join(env.BENCH_HEAP_SNAPSHOT, `kernel-${Date.now()}.heapsnapshot`))}`);
+      }
       if (env.BENCH_TRACE) {
         const total = [...queries.values()].reduce((a, b) => a + b, 0);
         console.log([...queries].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([q, n]) => `${String(n).padStart(7)} ${q}`).join('\n') + `\n${String(total).padStart(7)} statements in all`);
@@ -475,7 +481,12 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => graph.listen(0, '127.0.0.1', () => r()));
   const graphUrl = `http://127.0.0.1:${(graph.address() as import('node:net').AddressInfo).port}`;
   const child = fork(__filename, ['--kernel'], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ...(process.env.BENCH_KERNEL_ARGS ?? '').split(' ').filter(Boolean),
+    ],
     env: {
       ...process.env,
       BENCH_DB_URL: dbUrl.toString(),
@@ -587,13 +598,22 @@ async function main(): Promise<void> {
       };
       rows.push(row);
       console.log(
-        `${row.stage}: ${row['msg/s stored']} msg/s stored, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, lost ${lost}, dup rows ${dupRows}, dup events ${dupEvents}, http errors ${row['http errors']}, kernel RSS ${row['kernel RSS MiB']} MiB; CPU per message: kernel ${row['kernel CPU ms/msg']} ms, PostgreSQL ${row['PG CPU ms/msg']} ms, load driver ${row['driver CPU ms/msg']} ms${row['RabbitMQ CPU ms/msg'] !== undefined ? `, RabbitMQ ${row['RabbitMQ CPU ms/msg']} ms` : ''}; load average ${os.loadavg()[0].toFixed(1)}; bot replies ${row['bot replies']} (p50 ${row['reply p50 ms']} ms, p99 ${row['reply p99 ms']} ms)`,
+        `${row.stage}: ${row['msg/s stored']} msg/s stored, p50 ${row['p50 ms']} ms, p99 ${row['p99 ms']} ms, lost ${lost}, dup rows ${dupRows}, dup events ${dupEvents}, http errors ${row['http errors']}, kernel RSS ${row['kernel RSS MiB']} MiB (heap used ${Math.round(mem.heapUsed / 2 ** 20)}, external ${Math.round(mem.external / 2 ** 20)} MiB); CPU per message: kernel ${row['kernel CPU ms/msg']} ms, PostgreSQL ${row['PG CPU ms/msg']} ms, load driver ${row['driver CPU ms/msg']} ms${row['RabbitMQ CPU ms/msg'] !== undefined ? `, RabbitMQ ${row['RabbitMQ CPU ms/msg']} ms` : ''}; load average ${os.loadavg()[0].toFixed(1)}; bot replies ${row['bot replies']} (p50 ${row['reply p50 ms']} ms, p99 ${row['reply p99 ms']} ms)`,
       );
       for (const m of load.counts) for (const w of sent) m.delete(w);
     }
     console.table(rows.map(({ stage: _s, ...r }) => r));
     const end = await memOf(child);
     console.log(`kernel RSS at idle: ${(idle.rss / 2 ** 20).toFixed(0)} MiB; at the end of the load: ${(end.rss / 2 ** 20).toFixed(0)} MiB (heap used ${(end.heapUsed / 2 ** 20).toFixed(0)} MiB)`);
+    // BENCH_SETTLE: seconds of quiet after the load, then the RSS again (what the process gives back).
+    const settle = Number(process.env.BENCH_SETTLE ?? 0);
+    if (settle > 0) {
+      for (let waited = 0; waited < settle; waited += 5) {
+        await new Promise((r) => setTimeout(r, 5000));
+        const m = await memOf(child);
+        console.log(`kernel RSS ${waited + 5} s after the load: ${(m.rss / 2 ** 20).toFixed(0)} MiB (heap used ${(m.heapUsed / 2 ** 20).toFixed(0)}, heap total ${(m.heapTotal / 2 ** 20).toFixed(0)} MiB)`);
+      }
+    }
     const totals = await check('tickets').count({ n: '*' }).first();
     const contacts = await check('contacts').count({ n: '*' }).first();
     console.log(`database: ${totals?.n} tickets, ${contacts?.n} contacts, ${(await check('messages').count({ n: '*' }).first())?.n} messages`);

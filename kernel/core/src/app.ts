@@ -15,6 +15,7 @@ import { createBus, InProcessBus } from './bus';
 import { DurableInbox, scopedInbox } from './inbox/inbox';
 import { DeadLetterStore } from './inbox/dead-letters';
 import { Identity } from './identity/service';
+import { setFlagsFromString } from 'node:v8';
 import { frameworkErrors, installErrorHandlers } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { RealtimeHub } from './plugins/realtime';
@@ -125,6 +126,8 @@ export interface Kernel {
  */
 export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
+  // Process-wide, read by V8 at each major GC: set before the kernel allocates its working set.
+  if (config.HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);
   const app = Fastify({
     logger: opts.logger ?? (opts.logStream ? { ...loggerOptions({ ...config, LOG_FORMAT: 'json' }), stream: opts.logStream } : loggerOptions(config)),
     logController: new KernelLogController(),

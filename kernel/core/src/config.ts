@@ -22,6 +22,13 @@ export const ConfigSchema = Type.Object({
   /** PostgreSQL connection string; unset: embedded PostgreSQL under DATA_DIR/pg. */
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * V8's old-space growing factor, as a percentage over the live heap after each major GC (V8
+   * `--heap-growing-percent`); 0 leaves V8's own (up to 4x). 50 keeps the heap near what is live after a
+   * burst: RSS ~290 MiB instead of ~440-480 MiB after 200 webhooks in flight, within the run-to-run noise of
+   * throughput and CPU; 20 gets ~270 MiB for ~25 % more kernel CPU (bench/README.md, "V8 heap growth").
+   */
+  HEAP_GROWING_PERCENT: Type.Integer({ minimum: 0, maximum: 300, default: 50 }),
   /** RabbitMQ URL; unset: in-process bus (one process only). */
   AMQP_URL: Type.Optional(Type.String({ pattern: '^amqps?://' })),
   /** Topic exchange of the bus (processes sharing one exchange form one cluster). */

@@ -132,6 +132,13 @@ describe('automation: what the customer receives', () => {
       await rui.says('y');
       await rui.receivesNothing();
       await rui.ticketBecomes({ status: 'pending', queueId: null, isBot: false });
+      // Handed to humans: the next message is not a turn (the bot's pre-check reads its stage and says no).
+      await rui.says('alguém aí?');
+      await rui.receivesNothing();
+      const ticket = await rui.ticket();
+      const last = (await k.db('messages').where({ ticketId: ticket.id, fromMe: false }).orderBy('id', 'desc').first('id')) as { id: number };
+      await waitFor(async () => Boolean(await k.db('conversationTurns').where({ messageId: last.id }).first()));
+      expect(await k.db('conversationTurns').where({ messageId: last.id }).first()).toMatchObject({ state: 'done', attempts: 0, handledBy: null });
     });
 
     test('a redelivered webhook gets one reply', async () => {

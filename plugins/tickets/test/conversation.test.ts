@@ -351,6 +351,27 @@ describe('tickets: conversation handlers and the tickets service', () => {
       await expect(tickets.sendText(A.companyId, closed.id, 'x', { fromBot: true })).rejects.toMatchObject({ code: 'ERR_TICKET_NOT_OPEN' });
     });
 
+    test('sendText with `ticket`: the bot fields written with the message (one ticket push), ticket.updated when they change; bad values 400', async () => {
+      const s = await connect(A.admin);
+      const t = await fresh();
+      const pushes = eventsMatching<Record<string, any>>(s, `company-${A.companyId}-ticket`, (p) => p.ticketId === t.id && p.action === 'update', 1500);
+      const m = await tickets.sendText(A.companyId, t.id, 'Escolha uma opção', { fromBot: true, ticket: { isBot: true, amountUsedBotQueues: 2 } });
+      expect(await k.db('tickets').where({ id: t.id }).first()).toMatchObject({ isBot: true, amountUsedBotQueues: 2, lastMessage: 'Escolha uma opção' });
+      const seen = await pushes;
+      expect(seen).toHaveLength(1);
+      expect(seen[0].ticket).toMatchObject({ isBot: true, amountUsedBotQueues: 2, lastMessage: 'Escolha uma opção' });
+      await waitFor(() => published('ticket.updated', (p) => p.ticketId === t.id).length === 1);
+      expect(published('ticket.updated', (p) => p.ticketId === t.id)[0]).toMatchObject({ companyId: A.companyId, ticketId: t.id, status: 'pending' });
+      await waitFor(() => published('message.send', (p) => p.messageId === m.id).length === 1);
+      // The same values again: the message is stored, no ticket.updated for fields that did not change.
+      await tickets.sendText(A.companyId, t.id, 'De novo', { fromBot: true, ticket: { isBot: true } });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(published('ticket.updated', (p) => p.ticketId === t.id)).toHaveLength(1);
+      for (const ticket of [{ isBot: 'yes' }, { amountUsedBotQueues: -1 }, { amountUsedBotQueues: 1.5 }, 'nope']) {
+        await expect(tickets.sendText(A.companyId, t.id, 'x', { fromBot: true, ticket: ticket as never })).rejects.toMatchObject({ code: 'ERR_VALIDATION', statusCode: 400 });
+      }
+    });
+
     test('sendMedia: a stored upload path, its type from the extension; unsafe paths and types refused', async () => {
       const t = await fresh();
       const m = await tickets.sendMedia(A.companyId, t.id, { path: 'messages/abc.png', fileName: 'menu.png', caption: 'Cardápio' }, { fromBot: true });

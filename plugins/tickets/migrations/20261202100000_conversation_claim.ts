@@ -11,14 +11,16 @@ import type { Knex } from 'knex';
  *    lease);
  * 3. else claims the oldest `pending`/`failed` turn up to `message` (state `running`, attempts + 1) and
  *    returns it; no row when nothing is left.
- * Returns at most one row: (message_id, state, attempts, handled_by, busy).
+ * Returns at most one row: (message_id, state, attempts, handled_by, busy, message_row, ticket_row), the
+ * last two the claimed turn's `messages` and `tickets` rows as JSON (the chain's load of the turn, in the
+ * same round trip).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE OR REPLACE FUNCTION tickets_conversation_claim(
       p_company integer, p_ticket integer, p_message bigint, p_record boolean,
       p_catch_up_after timestamptz, p_running_after timestamptz
-    ) RETURNS TABLE (message_id bigint, state varchar, attempts integer, handled_by varchar, busy boolean)
+    ) RETURNS TABLE (message_id bigint, state varchar, attempts integer, handled_by varchar, busy boolean, message_row json, ticket_row json)
     LANGUAGE plpgsql AS $$
     DECLARE
       v_next bigint;
@@ -33,7 +35,7 @@ export async function up(knex: Knex): Promise<void> {
       END IF;
       IF EXISTS (SELECT 1 FROM conversation_turns c
                  WHERE c.ticket_id = p_ticket AND c.company_id = p_company AND c.state = 'running' AND c.updated_at > p_running_after) THEN
-        RETURN QUERY SELECT NULL::bigint, 'running'::varchar, 0, NULL::varchar, true;
+        RETURN QUERY SELECT NULL::bigint, 'running'::varchar, 0, NULL::varchar, true, NULL::json, NULL::json;
         RETURN;
       END IF;
       SELECT c.message_id INTO v_next FROM conversation_turns c
@@ -45,7 +47,9 @@ export async function up(knex: Knex): Promise<void> {
       RETURN QUERY
         UPDATE conversation_turns c SET state = 'running', attempts = c.attempts + 1, updated_at = now()
         WHERE c.message_id = v_next
-        RETURNING c.message_id, c.state, c.attempts, c.handled_by, false;
+        RETURNING c.message_id, c.state, c.attempts, c.handled_by, false,
+          (SELECT row_to_json(m) FROM messages m WHERE m.id = c.message_id AND m.company_id = c.company_id),
+          (SELECT row_to_json(t) FROM tickets t WHERE t.id = c.ticket_id AND t.company_id = c.company_id);
     END;
     $$;
   `);

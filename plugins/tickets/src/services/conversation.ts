@@ -49,6 +49,19 @@ interface TurnRow {
   handledBy: string | null;
 }
 
+/** A claimed turn, with its message and ticket rows when the claim returned them. */
+interface ClaimedTurn extends TurnRow {
+  message?: MessageRow;
+  ticket?: TicketRow;
+}
+
+/** snake_case keys of a JSON row to camelCase (the claim's rows come as JSON, past knex's identifier mappers). */
+function camelKeys<T>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v;
+  return out as T;
+}
+
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= Number.MAX_SAFE_INTEGER;
 
 /** The chain of one process (see the module docstring). */
@@ -148,7 +161,7 @@ export class ConversationChain {
    * CATCH_UP_MS that have none (idempotent). One statement: the `tickets_conversation_claim` function
    * (migration 20261202100000) does it all in the statement's own transaction.
    */
-  private async claimNext(companyId: number, ticketId: number, messageId: number, record: boolean): Promise<TurnRow | 'busy' | 'none'> {
+  private async claimNext(companyId: number, ticketId: number, messageId: number, record: boolean): Promise<ClaimedTurn | 'busy' | 'none'> {
     const { rows } = (await this.deps.db.raw('SELECT * FROM tickets_conversation_claim(?, ?, ?, ?, ?, ?)', [
       companyId,
       ticketId,
@@ -156,15 +169,25 @@ export class ConversationChain {
       record,
       new Date(Date.now() - CATCH_UP_MS),
       new Date(Date.now() - TURN_LEASE_MS),
-    ])) as { rows: { message_id: string | number | null; state: TurnRow['state']; attempts: number; handled_by: string | null; busy: boolean }[] };
+    ])) as { rows: { message_id: string | number | null; state: TurnRow['state']; attempts: number; handled_by: string | null; busy: boolean; message_row: Record<string, unknown> | null; ticket_row: Record<string, unknown> | null }[] };
     const row = rows[0];
     if (!row) return 'none';
     if (row.busy) return 'busy';
-    return { messageId: Number(row.message_id), companyId, ticketId, state: row.state, attempts: row.attempts, handledBy: row.handled_by };
+    return {
+      messageId: Number(row.message_id),
+      companyId,
+      ticketId,
+      state: row.state,
+      attempts: row.attempts,
+      handledBy: row.handled_by,
+      // The turn's rows, read by the claim itself (JSON: snake_case keys, timestamps as ISO strings).
+      message: row.message_row ? camelKeys<MessageRow>(row.message_row) : undefined,
+      ticket: row.ticket_row ? camelKeys<TicketRow>(row.ticket_row) : undefined,
+    };
   }
 
   /** Runs the handlers on a claimed turn and records the outcome; rethrows a handler's error (RetryableError) unless abandoned. */
-  private async run(turn: TurnRow, only?: ReadonlySet<string>): Promise<void> {
+  private async run(turn: ClaimedTurn, only?: ReadonlySet<string>): Promise<void> {
     const { db, log } = this.deps;
     const finish = (fields: Partial<TurnRow> & { error?: string | null }) =>
       db('conversationTurns').where({ messageId: turn.messageId }).update({ ...fields, updatedAt: db.fn.now() });
@@ -194,11 +217,12 @@ export class ConversationChain {
   }
 
   /** The turn as handlers see it (current ticket and contact), or undefined when the message, ticket or contact is gone. */
-  private async load(turn: TurnRow): Promise<ConversationTurn | undefined> {
+  private async load(turn: ClaimedTurn): Promise<ConversationTurn | undefined> {
     const { db, contacts, uploads } = this.deps;
+    // Both rows come with the claim; read here only for a turn claimed without them.
     const [message, ticket] = await Promise.all([
-      db('messages').where({ id: turn.messageId, companyId: turn.companyId }).first() as Promise<MessageRow | undefined>,
-      db('tickets').where({ id: turn.ticketId, companyId: turn.companyId }).first() as Promise<TicketRow | undefined>,
+      turn.message ?? (db('messages').where({ id: turn.messageId, companyId: turn.companyId }).first() as Promise<MessageRow | undefined>),
+      turn.ticket ?? (db('tickets').where({ id: turn.ticketId, companyId: turn.companyId }).first() as Promise<TicketRow | undefined>),
     ]);
     if (!message || !ticket) return undefined;
     // The plain row (one statement): a turn carries no tags or extra info.

@@ -1,7 +1,7 @@
 import { PermanentError, RetryableError, WriteBatcher, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
 import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
 import type { MessageRow, TicketRow } from '../model';
-import { ticketSnapshot } from './core';
+import { camelRow, ticketSnapshot } from './core';
 import type { TicketsDeps } from './deps';
 
 /**
@@ -53,13 +53,6 @@ interface TurnRow {
 interface ClaimedTurn extends TurnRow {
   message?: MessageRow;
   ticket?: TicketRow;
-}
-
-/** snake_case keys of a JSON row to camelCase (the claim's rows come as JSON, past knex's identifier mappers). */
-function camelKeys<T>(row: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v;
-  return out as T;
 }
 
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= Number.MAX_SAFE_INTEGER;
@@ -181,8 +174,8 @@ export class ConversationChain {
       attempts: row.attempts,
       handledBy: row.handled_by,
       // The turn's rows, read by the claim itself (JSON: snake_case keys, timestamps as ISO strings).
-      message: row.message_row ? camelKeys<MessageRow>(row.message_row) : undefined,
-      ticket: row.ticket_row ? camelKeys<TicketRow>(row.ticket_row) : undefined,
+      message: row.message_row ? camelRow<MessageRow>(row.message_row) : undefined,
+      ticket: row.ticket_row ? camelRow<TicketRow>(row.ticket_row) : undefined,
     };
   }
 

@@ -5,7 +5,7 @@ import type { Connection } from '@atendo/plugin-connections/contract';
 import type { Contact, FindOrCreateInput } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../../model';
 import { CONVERSATION_STATUSES } from '../../model';
-import { isUniqueActiveViolation } from '../core';
+import { camelRow, isUniqueActiveViolation } from '../core';
 import { ACK } from '../messages';
 import type { TicketsDeps } from '../deps';
 import type { ConnectionCache } from './connections';
@@ -63,12 +63,6 @@ export interface Announce {
 
 const keyOf = (companyId: number, contactId: number, connectionId: number) => `${companyId}:${contactId}:${connectionId}`;
 
-/** snake_case keys of a raw row to camelCase (raw queries bypass knex's identifier mappers). */
-function camelRow<T>(row: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v;
-  return out as T;
-}
 
 /**
  * Resolves connections and contacts, then stores the batch in one transaction. Envelopes that end

@@ -11,7 +11,8 @@ export const LGPD_SETTING_TTL_MS = 5000;
  *   company with the setting enabled (a `preSerialization` hook, so no route can forget it);
  * - every socket event delivered to such a viewer's sockets (the realtime hub asks `hidden`/`known` and
  *   sends the masked copy to them, the full payload to the others).
- * HTTP reads the setting fresh; socket delivery caches it per company for LGPD_SETTING_TTL_MS, forgotten
+ * HTTP reads it through the identity's settings cache (forgotten by every settings write and every node's
+ * settings event, so a change holds at once on the node that made it); socket delivery caches it per company for LGPD_SETTING_TTL_MS, forgotten
  * on `company-{id}-settings` events (seen by every node's hub). While a company's value is not known yet, sockets get masked copies
  * (never a full number by accident).
  */
@@ -55,8 +56,8 @@ export class LgpdPolicy {
   }
 
   /**
-   * Whether `viewer` must get masked numbers right now (HTTP): read fresh for every answer to a viewer who
-   * is not an admin (one indexed row; admins cost nothing), so a changed setting holds at once.
+   * Whether `viewer` must get masked numbers right now (HTTP): asked for every answer to a viewer who is not
+   * an admin (the identity's settings cache; admins cost nothing), so a changed setting holds at once.
    */
   async masksFor(viewer: Pick<AuthUser, 'companyId' | 'profile' | 'super'> | null | undefined): Promise<boolean> {
     if (!viewer || !masksNumbersFor(viewer)) return false;

@@ -49,8 +49,6 @@ export interface EngineDeps {
   now: () => Date;
 }
 
-/** Company settings are read at most this often per company and process. */
-const SETTINGS_TTL_MS = 2000;
 /** Waiting positions of a queue are recomputed this long after it moves (bursts coalesce). */
 const POSITION_DELAY_MS = 1000;
 /** Most tickets one router run or position update looks at. */
@@ -102,7 +100,6 @@ class Reply {
  * goes through the other plugins' services; its own state is in AutomationStore.
  */
 export class BotEngine {
-  private readonly settingsCache = new Map<number, { at: number; value: BotSettings }>();
 
   constructor(private readonly d: EngineDeps) {}
 
@@ -110,12 +107,11 @@ export class BotEngine {
   // Settings and context
 
   /**
-   * The company's bot settings: read at every conversation turn (a changed setting applies to the next
-   * message); `cached` (the per-message timer path) reuses a read of the last SETTINGS_TTL_MS.
+   * The company's bot settings, asked at every conversation turn and timer: the kernel's per-node settings
+   * cache serves them (a change through the settings routes applies to the next message, on every node once
+   * its settings event arrives).
    */
-  async settings(companyId: number, opts: { cached?: boolean } = {}): Promise<BotSettings> {
-    const hit = this.settingsCache.get(companyId);
-    if (opts.cached && hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
+  async settings(companyId: number): Promise<BotSettings> {
     const s = await this.d.identity.getCompanySettings(companyId);
     const hours = Number(s.hoursCloseTicketsAuto);
     const value: BotSettings = {
@@ -132,8 +128,6 @@ export class BotEngine {
       hoursCloseTicketsAuto: Number.isFinite(hours) && hours > 0 && hours < 24 * 366 * 10 ? hours : 0,
       timeZone: s.timeZone || DEFAULT_TIME_ZONE,
     };
-    if (this.settingsCache.size > 10_000) this.settingsCache.clear();
-    this.settingsCache.set(companyId, { at: Date.now(), value });
     return value;
   }
 
@@ -780,7 +774,7 @@ export class BotEngine {
     const t = snapshot ?? (await this.d.tickets.get(companyId, ticketId).then((x) => x && { status: x.status, connectionId: x.whatsappId, isGroup: x.isGroup }));
     if (!t || t.connectionId === null || t.isGroup) return;
     const active = t.status === 'open' || t.status === 'pending';
-    const [conn, s] = await Promise.all([this.d.connections.get(companyId, t.connectionId), this.settings(companyId, { cached: true })]);
+    const [conn, s] = await Promise.all([this.d.connections.get(companyId, t.connectionId), this.settings(companyId)]);
     if (!conn) return;
     const key = (k: string) => `${k}:${ticketId}`;
     if (conn.expiresTicket > 0 && active) {

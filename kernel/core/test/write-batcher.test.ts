@@ -1,4 +1,4 @@
-import { WriteBatcher } from '@atendo/sdk';
+import { BatchLoader, WriteBatcher } from '@atendo/sdk';
 
 /** The SDK's group commit (kernel/sdk/src/batch.ts): what waits during a flush goes together into the next one. */
 describe('WriteBatcher', () => {
@@ -60,5 +60,38 @@ describe('WriteBatcher', () => {
     await Promise.all(all);
     expect(sizes).toEqual([1, 2, 2]);
     expect(() => new WriteBatcher(async () => undefined, 0)).toThrow(/maxBatch/);
+  });
+});
+
+/** The read side of the same group commit: each caller gets its own item's result. */
+describe('BatchLoader', () => {
+  test('reads waiting together go in one flush and each caller gets its own result, in order', async () => {
+    const flushes: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const l = new BatchLoader<number, string>(async (items) => {
+      flushes.push(items);
+      if (flushes.length === 1) await gate;
+      return items.map((i) => `v${i}`);
+    });
+    const first = l.load(1);
+    const rest = [l.load(2), l.load(3), l.load(2)];
+    release();
+    expect(await first).toBe('v1');
+    expect(await Promise.all(rest)).toEqual(['v2', 'v3', 'v2']);
+    expect(flushes).toEqual([[1], [2, 3, 2]]);
+  });
+
+  test('a flush that answers the wrong number of results rejects its batch, not the next one', async () => {
+    const l = new BatchLoader<number, number>(async (items) => (items.includes(0) ? [] : items.map((i) => i * 2)));
+    const bad = l.load(0);
+    const good = l.load(4);
+    await expect(bad).rejects.toThrow('flush answered 0 results for 1 items');
+    await expect(good).resolves.toBe(8);
+  });
+
+  test('maxBatch must be a positive integer', () => {
+    expect(() => new BatchLoader(async () => [], 0)).toThrow('BatchLoader: maxBatch must be a positive integer');
+    expect(() => new WriteBatcher(async () => undefined, 1.5)).toThrow('WriteBatcher: maxBatch must be a positive integer');
   });
 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { BatchLoader } from '@atendo/sdk';
 import type { BotState, NpsQuery, NpsRating, NpsSummary } from '../contract';
 import { summarizeNps } from '../rules/answers';
 
@@ -52,7 +53,25 @@ export class AutomationStore {
   /** Turns of one ticket in this process run one after the other. */
   private readonly local = new Map<number, Promise<unknown>>();
 
-  constructor(private readonly db: Knex) {}
+  /**
+   * Stage reads waiting together (the chain's pre-checks of concurrent messages) go in one statement; a row
+   * of another company than asked counts as no state.
+   */
+  private readonly stages: BatchLoader<{ companyId: number; ticketId: number }, Stage | undefined>;
+
+  constructor(private readonly db: Knex) {
+    this.stages = new BatchLoader(async (items) => {
+      const ids = [...new Set(items.map((i) => i.ticketId))];
+      const rows = (await this.db.raw('SELECT ticket_id, company_id, stage FROM automation_bot_states WHERE ticket_id = ANY(?::int[])', [ids])) as {
+        rows: { ticket_id: number; company_id: number; stage: Stage }[];
+      };
+      const byTicket = new Map(rows.rows.map((r) => [r.ticket_id, r]));
+      return items.map((i) => {
+        const r = byTicket.get(i.ticketId);
+        return r && r.company_id === i.companyId ? r.stage : undefined;
+      });
+    });
+  }
 
   /**
    * Runs `fn` holding the ticket's turn: one at a time per ticket in this process (a promise chain) and
@@ -97,10 +116,9 @@ export class AutomationStore {
     }
   }
 
-  /** The stage of a ticket (undefined: no state yet). */
-  async stageOf(companyId: number, ticketId: number): Promise<Stage | undefined> {
-    const row = await this.db('automationBotStates').where({ ticketId, companyId }).first('stage');
-    return row ? (row.stage as Stage) : undefined;
+  /** The stage of a ticket (undefined: no state yet); concurrent reads share one statement. */
+  stageOf(companyId: number, ticketId: number): Promise<Stage | undefined> {
+    return this.stages.load({ companyId, ticketId });
   }
 
   /** The state of a ticket, or undefined. */

@@ -569,6 +569,32 @@ describe('automation: what the customer receives', () => {
     });
   });
 
+  test('a connection with nothing to say runs no turn and keeps no state; a greeting added later greets the next message', async () => {
+    clock.now = new Date();
+    const q = await Tenant.create(k, graph, '210000000000037');
+    const c = q.customer('Sem bot');
+    await c.says('oi');
+    const t = await c.ticket();
+    // The chain recorded the message as a turn no handler wanted; the bot kept nothing.
+    await waitFor(async () => (await k.db('conversationTurns').where({ ticketId: t.id, state: 'done' }).first()) !== undefined, 10_000);
+    expect(await k.db('conversationTurns').where({ ticketId: t.id }).select('handledBy')).toEqual([{ handledBy: null }]);
+    expect(await k.db('automationBotStates').where({ ticketId: t.id }).first()).toBeUndefined();
+    await c.receivesNothing();
+    // LGPD on: the bot has something to say again, and says it.
+    await q.setting('enableLGPD', 'enabled');
+    await q.setting('lgpdConsent', 'disabled');
+    await q.setting('lgpdMessage', 'Seus dados são tratados conforme a LGPD.');
+    expect(await c.ask('ainda aí?')).toContain('LGPD');
+    await q.setting('enableLGPD', 'disabled');
+    // A greeting on the connection: the next message of a ticket the bot never took greets (no queues: then humans).
+    const d = q.customer('Depois');
+    await d.says('oi');
+    await d.receivesNothing();
+    await q.setConnection({ greetingMessage: 'Olá! Já vamos atender.' });
+    expect(await d.ask('alô')).toBe('Olá! Já vamos atender.');
+    expect(await k.db('automationBotStates').where({ ticketId: (await d.ticket()).id }).first()).toMatchObject({ stage: 'human' });
+  });
+
   test("company B's settings never affect company A", async () => {
     clock.now = new Date('2026-11-28T10:00:00-03:00'); // Saturday
     const a = await Tenant.create(k, graph, '210000000000007', { greetingMessage: 'A: escolha' });

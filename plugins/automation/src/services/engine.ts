@@ -144,16 +144,24 @@ export class BotEngine {
 
   /**
    * The conversation chain's pre-check of an inbound message (its event's ticket, before any turn is
-   * recorded): false where `onMessage` would pass whatever the contact and message say: `botMayTake`
-   * fails, the connection is gone or does not take groups, or the bot handed the ticket to humans (one
-   * indexed read; most messages of a conversation come after that, and they then cost one statement
-   * instead of a turn).
+   * recorded): false where `onMessage` would pass whatever the contact and message say:
+   * - `botMayTake` fails, the connection is gone or does not take groups;
+   * - the bot has nothing to say on the connection: a pending ticket without a queue, not flagged out of
+   *   hours, on a connection with no greeting and no queues, in a company without LGPD consent or
+   *   company/connection hours (a fresh install: its turn would only record that humans take over, so no
+   *   turn is run and no state kept; a greeting or queues added later apply to the ticket's next message);
+   * - the bot handed the ticket to humans (one indexed read, shared by the pre-checks waiting together;
+   *   most messages of a conversation come after that, and they then cost that read instead of a turn).
    */
-  async wants(companyId: number, t: Pick<BotTicket, 'id' | 'whatsappId' | 'status' | 'userId' | 'useIntegration' | 'promptId' | 'isGroup'>): Promise<boolean> {
+  async wants(companyId: number, t: Pick<BotTicket, 'id' | 'whatsappId' | 'status' | 'userId' | 'useIntegration' | 'promptId' | 'isGroup' | 'queueId' | 'isOutOfHour'>): Promise<boolean> {
     if (t.whatsappId === null || !botMayTake(t)) return false;
     if (t.status === 'nps' || t.status === 'lgpd') return true;
     const conn = await this.d.connections.get(companyId, t.whatsappId);
     if (!conn || (t.isGroup && conn.groupAsTicket !== 'enabled')) return false;
+    if (t.queueId === null && !t.isOutOfHour && !conn.queues.length && !conn.greetingMessage?.trim()) {
+      const s = await this.settings(companyId);
+      if (!s.enableLGPD && s.scheduleType !== 'company' && s.scheduleType !== 'connection') return false;
+    }
     return (await this.d.store.stageOf(companyId, t.id)) !== 'human';
   }
 

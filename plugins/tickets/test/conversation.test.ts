@@ -12,7 +12,7 @@ import {
   type TicketsService,
 } from '../src/contract';
 import type { MessageRow, TicketRow } from '../src/model';
-import { ConversationChain } from '../src/services/conversation';
+import { ConversationChain, TURN_CONCURRENCY } from '../src/services/conversation';
 import { createTenant, eventsMatching, insertTicket, logTypes, setCompanySetting, TICKETS_PLUGINS, ticketsDeps, type Tenant } from './helpers';
 
 /**
@@ -288,6 +288,61 @@ describe('tickets: conversation handlers and the tickets service', () => {
     await chain([h('broken', () => { throw new Error('boom'); })]).handle(failing.msg);
     expect(offered).toEqual(['plain:sem pré-teste', 'broken:pré-teste quebrado']);
     expect(await turnOf(plain.id)).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  test(`at most ${TURN_CONCURRENCY} turns run at once in a process; a message no handler wants is not held behind them`, async () => {
+    const deps = ticketsDeps(k);
+    // TURN_CONCURRENCY + 2 tickets, each with a message the chain below wants and holds.
+    const rows = await Promise.all(Array.from({ length: TURN_CONCURRENCY + 2 }, () => inbound(digits(), 'segura')));
+    for (const r of rows) await done(r.id);
+    const event = (m: MessageRow, body: string): BusMessage<MessageStoredEvent> => ({
+      id: `limit-${m.id}`,
+      topic: 'message.stored',
+      payload: { ...(published('message.stored', (p) => p.messageId === m.id)[0] as MessageStoredEvent), body },
+      headers: {},
+      publishedAt: new Date().toISOString(),
+      attempt: 1,
+    });
+    // The kernel's chain recorded those turns: new turns need new messages in the same tickets.
+    const again = async (m: MessageRow, body: string) => {
+      const [row] = await k.db('messages').insert({ companyId: A.companyId, ticketId: m.ticketId, contactId: m.contactId, body, fromMe: false, wid: wid() }).returning('*');
+      const e = event(m, body);
+      return { ...e, payload: { ...e.payload, messageId: Number(row.id) } };
+    };
+    let running = 0;
+    let most = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const chain = new ConversationChain(deps, {
+      all: () => [
+        {
+          id: 'holder',
+          order: 1,
+          wants: (e) => e.body === 'segura',
+          async onMessage() {
+            running++;
+            most = Math.max(most, running);
+            await gate;
+            running--;
+            return 'handled' as const;
+          },
+        },
+      ],
+      onContribute: () => () => undefined,
+    });
+    const held = await Promise.all(rows.map((r) => again(r, 'segura')));
+    const turns = held.map((e) => chain.handle(e));
+    await waitFor(() => running === TURN_CONCURRENCY, 5000);
+    // A message of one of those tickets that no handler wants is recorded at once, turns still held.
+    const skipped = await again(rows[0], 'só olhando');
+    await chain.handle(skipped);
+    expect(await turnOf(skipped.payload.messageId)).toMatchObject({ state: 'done', handledBy: null });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(running).toBe(TURN_CONCURRENCY);
+    release();
+    await Promise.all(turns);
+    expect(most).toBe(TURN_CONCURRENCY);
+    for (const e of held) expect(await turnOf(e.payload.messageId)).toMatchObject({ state: 'done', handledBy: 'holder' });
   });
 
   test('in order per ticket, one turn at a time, in the order the messages were stored', async () => {

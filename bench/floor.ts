@@ -43,6 +43,8 @@ if (SHORT) process.env.BENCH_SCALE ??= '0.02';
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? (SHORT ? '16' : '16,64')).split(',').map(Number).filter((n) => n > 0);
 const DURATION = Number(process.env.BENCH_DURATION ?? (SHORT ? 1 : 10));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? (SHORT ? 0 : 2));
+/** BENCH_CASES: which rows to measure, "lists", "inbound" or both (default "lists,inbound"). */
+const CASES = new Set((process.env.BENCH_CASES ?? 'lists,inbound').split(',').map((c) => c.trim()));
 const LIST_QUERY = '/tickets?status=pending&showAll=true&pageNumber=1';
 
 /** A statement as knex sent it to pg. */
@@ -412,7 +414,7 @@ async function main(): Promise<void> {
       { name: 'cached GET /tickets', atendo: `${cachedAtendo.ready.base}${LIST_QUERY}`, pid: cachedAtendo.child.pid!, floor: `${floorReady.base}/cached${LIST_QUERY}` },
       { name: 'uncached GET /tickets', atendo: `${uncached.ready.base}${LIST_QUERY}`, pid: uncached.child.pid!, floor: `${floorReady.base}${LIST_QUERY}` },
     ];
-    for (const c of cases) {
+    for (const c of CASES.has('lists') ? cases : []) {
       for (const connections of CONNECTIONS) {
         const load = os.loadavg()[0];
         const a = await measure(c.atendo, c.pid, connections);
@@ -437,7 +439,7 @@ async function main(): Promise<void> {
     }
     const inboundIdle = rssMiB(inboundChild.pid!);
     const floorIdle = rssMiB(fl.child.pid!);
-    for (const connections of CONNECTIONS) {
+    for (const connections of CASES.has('inbound') ? CONNECTIONS : []) {
       const load = os.loadavg()[0];
       const a = await webhookLoad(`${inboundReady.base}/webhook`, inboundChild.pid!, connections, inboundOpts);
       const f = await webhookLoad(`${floorReady.base}/webhook`, fl.child.pid!, connections, inboundOpts);

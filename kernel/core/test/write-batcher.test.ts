@@ -1,4 +1,4 @@
-import { BatchLoader, WriteBatcher } from '@atendo/sdk';
+import { BatchLoader, isDataError, WriteBatcher } from '@atendo/sdk';
 
 /** The SDK's group commit (kernel/sdk/src/batch.ts): what waits during a flush goes together into the next one. */
 describe('WriteBatcher', () => {
@@ -93,5 +93,51 @@ describe('BatchLoader', () => {
   test('maxBatch must be a positive integer', () => {
     expect(() => new BatchLoader(async () => [], 0)).toThrow('BatchLoader: maxBatch must be a positive integer');
     expect(() => new WriteBatcher(async () => undefined, 1.5)).toThrow('WriteBatcher: maxBatch must be a positive integer');
+  });
+});
+
+describe('BatchLoader: one bad item', () => {
+  const constraint = (item: string) => Object.assign(new Error(`duplicate ${item}`), { code: '23505' });
+
+  test('a data error of a batch flushes each item on its own: only the bad one is rejected', async () => {
+    const flushes: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const l = new BatchLoader<string, string>(async (items) => {
+      flushes.push(items);
+      if (flushes.length === 1) await gate;
+      const bad = items.find((i) => i.startsWith('bad'));
+      if (bad) throw constraint(bad);
+      return items.map((i) => i.toUpperCase());
+    });
+    const first = l.load('a');
+    const rest = [l.load('b'), l.load('bad-c'), l.load('d')].map((p) => p.then((v) => ({ v }), (e: Error) => ({ e: e.message })));
+    release();
+    await first;
+    expect(await Promise.all(rest)).toEqual([{ v: 'B' }, { e: 'duplicate bad-c' }, { v: 'D' }]);
+    expect(flushes).toEqual([['a'], ['b', 'bad-c', 'd'], ['b'], ['bad-c'], ['d']]);
+  });
+
+  test('another error (a lost connection) rejects the whole batch at once, with no retries', async () => {
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const l = new BatchLoader<number, number>(async (items) => {
+      calls++;
+      if (calls === 1) {
+        await gate;
+        return items;
+      }
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    });
+    const first = l.load(0);
+    const rest = [l.load(1), l.load(2)].map((p) => p.catch((e: Error) => e.message));
+    release();
+    await first;
+    expect(await Promise.all(rest)).toEqual(['connect ECONNREFUSED', 'connect ECONNREFUSED']);
+    expect(calls).toBe(2);
+    expect(isDataError({ code: '22P02' })).toBe(true);
+    expect(isDataError({ code: '08006' })).toBe(false);
+    expect(isDataError(new Error('x'))).toBe(false);
   });
 });

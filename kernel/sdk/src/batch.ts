@@ -1,3 +1,9 @@
+/** True for a PostgreSQL data or constraint error (SQLSTATE class 22 or 23): what one item's values can cause. */
+export function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
 /**
  * Group commit for work that arrives one item at a time (a bus handler per message): `load(item)` queues
  * the item and resolves with its result once the `flush` that carried it has finished, or rejects with that
@@ -10,6 +16,11 @@
  * It should do its work in one statement (e.g. `SELECT ... WHERE id = ANY($1)`,
  * `INSERT ... SELECT * FROM unnest(...)`); a write should be idempotent, since a caller whose flush failed
  * is told so and may retry (the bus redelivers).
+ *
+ * One bad item does not fail the others: when a flush of several items throws an error `isolate` accepts
+ * (default `isDataError`: a PostgreSQL data or constraint error, SQLSTATE class 22 or 23, which one item's
+ * values can cause), each of them is flushed again on its own, in order, so only the items that fail alone
+ * are rejected. Other errors (connection, timeout) reject the whole batch at once.
  */
 export class BatchLoader<T, R> {
   private readonly queue: { item: T; resolve: (r: R) => void; reject: (err: unknown) => void }[] = [];
@@ -18,6 +29,7 @@ export class BatchLoader<T, R> {
   constructor(
     private readonly flush: (items: T[]) => Promise<R[]>,
     private readonly maxBatch = 500,
+    private readonly isolate: (err: unknown) => boolean = isDataError,
   ) {
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`${new.target.name}: maxBatch must be a positive integer`);
   }
@@ -35,17 +47,33 @@ export class BatchLoader<T, R> {
     return this.queue.length;
   }
 
+  private async run(items: T[]): Promise<R[]> {
+    const results = await this.flush(items);
+    if (results.length !== items.length) throw new Error(`BatchLoader: flush answered ${results.length} results for ${items.length} items`);
+    return results;
+  }
+
   private async drain(): Promise<void> {
     this.flushing = true;
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, this.maxBatch);
         try {
-          const results = await this.flush(batch.map((b) => b.item));
-          if (results.length !== batch.length) throw new Error(`BatchLoader: flush answered ${results.length} results for ${batch.length} items`);
+          const results = await this.run(batch.map((b) => b.item));
           for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
         } catch (err) {
-          for (const b of batch) b.reject(err);
+          if (batch.length === 1 || !this.isolate(err)) {
+            for (const b of batch) b.reject(err);
+            continue;
+          }
+          // Which item failed? Each on its own.
+          for (const b of batch) {
+            try {
+              b.resolve((await this.run([b.item]))[0]);
+            } catch (one) {
+              b.reject(one);
+            }
+          }
         }
       }
     } finally {
@@ -59,11 +87,15 @@ export class BatchLoader<T, R> {
  * writes the items and answers nothing.
  */
 export class WriteBatcher<T> extends BatchLoader<T, void> {
-  constructor(flush: (items: T[]) => Promise<unknown>, maxBatch = 500) {
-    super(async (items) => {
-      await flush(items);
-      return new Array<void>(items.length);
-    }, maxBatch);
+  constructor(flush: (items: T[]) => Promise<unknown>, maxBatch = 500, isolate: (err: unknown) => boolean = isDataError) {
+    super(
+      async (items) => {
+        await flush(items);
+        return new Array<void>(items.length);
+      },
+      maxBatch,
+      isolate,
+    );
   }
 
   /** Queues `item`; resolves when it is written. */

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
-import { PermanentError, RetryableError, WriteBatcher, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
+import { BatchLoader, PermanentError, RetryableError, WriteBatcher, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
+import type { Contact } from '@atendo/plugin-contacts/contract';
 import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
 import type { MessageRow, TicketRow } from '../model';
 import { camelRow, ticketSnapshot } from './core';
@@ -63,6 +64,33 @@ interface ClaimedTurn extends TurnRow {
   ticket?: TicketRow;
 }
 
+/** One claim of `claimNext` (the arguments of `tickets_conversation_claim`). */
+interface ClaimInput {
+  companyId: number;
+  ticketId: number;
+  messageId: number;
+  record: boolean;
+}
+
+/** A row of `tickets_conversation_claim`. */
+interface ClaimRow {
+  message_id: string | number | null;
+  state: TurnRow['state'];
+  attempts: number;
+  handled_by: string | null;
+  busy: boolean;
+  message_row: Record<string, unknown> | null;
+  ticket_row: Record<string, unknown> | null;
+}
+
+/** The outcome of a turn (`finish`). */
+interface TurnOutcome {
+  messageId: number;
+  state: 'done' | 'failed' | 'abandoned';
+  handledBy: string | null;
+  error: string | null;
+}
+
 const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= Number.MAX_SAFE_INTEGER;
 
 /** The chain of one process (see the module docstring). */
@@ -73,6 +101,13 @@ export class ConversationChain {
   private readonly skipped: WriteBatcher<{ messageId: number; companyId: number; ticketId: number }>;
   /** The turns running at once (TURN_CONCURRENCY); a ticket's later events wait behind its chain first. */
   private readonly turns = pLimit(TURN_CONCURRENCY);
+  /**
+   * The round trips every turn makes, shared by the turns making them at the same time (group commit, see
+   * BatchLoader): the claim, the turn's contact, its outcome.
+   */
+  private readonly claims: BatchLoader<ClaimInput, ClaimRow | undefined>;
+  private readonly contactsOf: BatchLoader<{ companyId: number; contactId: number }, Contact | undefined>;
+  private readonly outcomes: WriteBatcher<TurnOutcome>;
 
   constructor(
     private readonly deps: TicketsDeps,
@@ -84,6 +119,26 @@ export class ConversationChain {
          SELECT m, c, t, 'done' FROM unnest(?::bigint[], ?::int[], ?::int[]) AS v(m, c, t)
          ON CONFLICT (message_id) DO NOTHING`,
         [items.map((i) => i.messageId), items.map((i) => i.companyId), items.map((i) => i.ticketId)],
+      ),
+    );
+    this.claims = new BatchLoader((items) => this.claimMany(items));
+    this.contactsOf = new BatchLoader(async (items) => {
+      const byCompany = new Map<number, number[]>();
+      for (const i of items) byCompany.set(i.companyId, [...(byCompany.get(i.companyId) ?? []), i.contactId]);
+      const found = new Map<string, Contact>();
+      for (const [companyId, ids] of byCompany) {
+        // The plain rows (one statement per company): a turn carries no tags or extra info.
+        for (const c of await this.deps.contacts.getMany(companyId, [...new Set(ids)])) found.set(`${companyId}:${c.id}`, c);
+      }
+      return items.map((i) => found.get(`${i.companyId}:${i.contactId}`));
+    });
+    this.outcomes = new WriteBatcher((items) =>
+      this.deps.db.raw(
+        `UPDATE conversation_turns AS c SET state = v.state, handled_by = v.handled_by, error = v.error, updated_at = now()
+         FROM unnest(?::bigint[], ?::varchar[], ?::varchar[], ?::text[]) AS v(message_id, state, handled_by, error)
+         WHERE c.message_id = v.message_id`,
+        // Arrays with nulls (pg sends them as array literals): knex's binding type has no such member.
+        [items.map((i) => i.messageId), items.map((i) => i.state), items.map((i) => i.handledBy), items.map((i) => i.error)] as unknown as readonly string[],
       ),
     );
   }
@@ -162,18 +217,11 @@ export class ConversationChain {
    * lock for the claim only: 'busy' while another turn of the ticket runs, 'none' when nothing is left. With
    * `record`, first queues the turn of `messageId` and the ticket's earlier inbound messages of the last
    * CATCH_UP_MS that have none (idempotent). One statement: the `tickets_conversation_claim` function
-   * (migration 20261202100000) does it all in the statement's own transaction.
+   * (migration 20261202100000) does it all in the statement's own transaction, shared with the other turns
+   * claiming at the same time (claimMany).
    */
   private async claimNext(companyId: number, ticketId: number, messageId: number, record: boolean): Promise<ClaimedTurn | 'busy' | 'none'> {
-    const { rows } = (await this.deps.db.raw('SELECT * FROM tickets_conversation_claim(?, ?, ?, ?, ?, ?)', [
-      companyId,
-      ticketId,
-      messageId,
-      record,
-      new Date(Date.now() - CATCH_UP_MS),
-      new Date(Date.now() - TURN_LEASE_MS),
-    ])) as { rows: { message_id: string | number | null; state: TurnRow['state']; attempts: number; handled_by: string | null; busy: boolean; message_row: Record<string, unknown> | null; ticket_row: Record<string, unknown> | null }[] };
-    const row = rows[0];
+    const row = await this.claims.load({ companyId, ticketId, messageId, record });
     if (!row) return 'none';
     if (row.busy) return 'busy';
     return {
@@ -189,11 +237,31 @@ export class ConversationChain {
     };
   }
 
+  /**
+   * The claims of the turns claiming at the same time, in one statement: `tickets_conversation_claim` once
+   * per ticket (LATERAL), in ticket order so that two processes' statements take the tickets' advisory locks
+   * in the same order (no deadlock). A ticket's claims never overlap in one process (its chain runs them one
+   * after the other). One row per input, undefined for 'none'.
+   */
+  private async claimMany(items: ClaimInput[]): Promise<(ClaimRow | undefined)[]> {
+    const order = items.map((_, i) => i).sort((a, b) => items[a].companyId - items[b].companyId || items[a].ticketId - items[b].ticketId);
+    const catchUp = new Date(Date.now() - CATCH_UP_MS);
+    const runningAfter = new Date(Date.now() - TURN_LEASE_MS);
+    const { rows } = (await this.deps.db.raw(
+      `SELECT v.i, c.* FROM unnest(?::int[], ?::int[], ?::bigint[], ?::boolean[]) WITH ORDINALITY AS v(company_id, ticket_id, message_id, record, i)
+       CROSS JOIN LATERAL tickets_conversation_claim(v.company_id, v.ticket_id, v.message_id, v.record, ?, ?) AS c
+       ORDER BY v.i`,
+      [order.map((i) => items[i].companyId), order.map((i) => items[i].ticketId), order.map((i) => items[i].messageId), order.map((i) => items[i].record), catchUp, runningAfter],
+    )) as { rows: (ClaimRow & { i: string | number })[] };
+    const out = new Array<ClaimRow | undefined>(items.length);
+    for (const r of rows) out[order[Number(r.i) - 1]] = r;
+    return out;
+  }
+
   /** Runs the handlers on a claimed turn and records the outcome; rethrows a handler's error (RetryableError) unless abandoned. */
   private async run(turn: ClaimedTurn, only?: ReadonlySet<string>): Promise<void> {
-    const { db, log } = this.deps;
-    const finish = (fields: Partial<TurnRow> & { error?: string | null }) =>
-      db('conversationTurns').where({ messageId: turn.messageId }).update({ ...fields, updatedAt: db.fn.now() });
+    const { log } = this.deps;
+    const finish = (o: Omit<TurnOutcome, 'messageId'>) => this.outcomes.add({ messageId: turn.messageId, ...o });
     let current: ConversationHandler | undefined;
     try {
       const input = await this.load(turn);
@@ -214,22 +282,21 @@ export class ConversationChain {
     } catch (err) {
       const abandoned = turn.attempts >= MAX_TURN_ATTEMPTS;
       log.error({ err, handler: current?.id, companyId: turn.companyId, ticketId: turn.ticketId, messageId: turn.messageId, attempt: turn.attempts }, 'conversation: a handler failed');
-      await finish({ state: abandoned ? 'abandoned' : 'failed', error: String((err as Error)?.message ?? err).slice(0, 1000) });
+      await finish({ state: abandoned ? 'abandoned' : 'failed', handledBy: null, error: String((err as Error)?.message ?? err).slice(0, 1000) });
       if (!abandoned) throw new RetryableError(`conversation: handler ${current?.id ?? '?'} failed on message ${turn.messageId}`, { cause: err });
     }
   }
 
   /** The turn as handlers see it (current ticket and contact), or undefined when the message, ticket or contact is gone. */
   private async load(turn: ClaimedTurn): Promise<ConversationTurn | undefined> {
-    const { db, contacts, uploads } = this.deps;
+    const { db, uploads } = this.deps;
     // Both rows come with the claim; read here only for a turn claimed without them.
     const [message, ticket] = await Promise.all([
       turn.message ?? (db('messages').where({ id: turn.messageId, companyId: turn.companyId }).first() as Promise<MessageRow | undefined>),
       turn.ticket ?? (db('tickets').where({ id: turn.ticketId, companyId: turn.companyId }).first() as Promise<TicketRow | undefined>),
     ]);
     if (!message || !ticket) return undefined;
-    // The plain row (one statement): a turn carries no tags or extra info.
-    const [contact] = await contacts.getMany(turn.companyId, [ticket.contactId]);
+    const contact = await this.contactsOf.load({ companyId: turn.companyId, contactId: ticket.contactId });
     if (!contact) return undefined;
     return {
       companyId: turn.companyId,

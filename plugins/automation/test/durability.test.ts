@@ -6,6 +6,7 @@
 import knex from 'knex';
 import { waitFor, type TestKernel } from '@atendo/testing';
 import { dropDatabase } from '@atendo/core/src/db';
+import { AutomationStore } from '../src/services/store';
 import { bootKernel, Customer, Graph, pendingJob, Tenant } from './harness';
 
 describe('automation durability', () => {
@@ -78,4 +79,52 @@ describe('automation durability', () => {
       await k1.close();
     }
   });
+
+  test('turns of several tickets at once share their lease, claim and release statements, each with its own answer', async () => {
+    const k = await bootKernel(graph);
+    try {
+      const t = await Tenant.create(k, graph, '230000000000003');
+      const other = await Tenant.create(k, graph, '230000000000004');
+      const ticketIds: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const c = t.customer(`Lote ${i}`);
+        await c.says('oi');
+        ticketIds.push((await c.ticket()).id);
+      }
+      const store = new AutomationStore(k.db);
+      const statements: string[] = [];
+      const count = (q: { sql: string }) => statements.push(q.sql);
+      k.db.on('query', count);
+      let inside = 0;
+      let most = 0;
+      const claims = await Promise.all(
+        ticketIds.map((ticketId, i) =>
+          store.withTurn(t.companyId, ticketId, async (state) => {
+            inside++;
+            most = Math.max(most, inside);
+            expect(state).toMatchObject({ ticketId, companyId: t.companyId });
+            // Message 9000 + i claimed twice at once (the second sees it taken), the last two share one id.
+            const id = 9_000_000 + Math.min(i, 4);
+            const [a, b] = await Promise.all([store.claim(t.companyId, id), store.claim(t.companyId, id)]);
+            await new Promise((r) => setTimeout(r, 20));
+            inside--;
+            return [a, b];
+          }),
+        ),
+      );
+      k.db.removeListener('query', count);
+      expect(most).toBe(ticketIds.length);
+      // Each message id has one claim: ids 0..3 once each, id 4 once for tickets 4 and 5 together.
+      expect(claims.flat().filter(Boolean)).toHaveLength(5);
+      for (const [a, b] of claims.slice(0, 4)) expect([a, b].sort()).toEqual([false, true]);
+      // Far fewer statements than the 4 per turn of one-at-a-time (lease, 2 claims, release).
+      expect(statements.length).toBeLessThan(ticketIds.length * 2);
+      // Every lease was released, and a row of another company is never leased to this one.
+      const rows = await k.db('automationBotStates').whereIn('ticketId', ticketIds);
+      expect(rows.map((r) => r.leaseUntil)).toEqual(ticketIds.map(() => null));
+      await expect(store.withTurn(other.companyId, ticketIds[0], async () => 'taken')).rejects.toThrow(/busy/);
+    } finally {
+      await k.close();
+    }
+  }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { TtlCache } from '@atendo/sdk';
+import { BatchLoader, TtlCache } from '@atendo/sdk';
 import type { ContactsService } from '@atendo/plugin-contacts/contract';
 import type { TicketActor, TicketRow, TicketSnapshot, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
@@ -80,8 +80,16 @@ export function contactsPort(svc: ContactsService): ContactsPort {
  * `close` with `farewell` sends the connection's `complationMessage` (after `message`) in one message first.
  */
 export function ticketsPort(svc: TicketsService, conns: ConnectionsPort, contacts: ContactsPort, timeZoneOf: (companyId: number) => Promise<string>): TicketsPort {
+  // Reads of the turns running at the same time share one statement per company (tickets.getMany).
+  const reads = new BatchLoader<{ companyId: number; id: number }, TicketRow | undefined>(async (items) => {
+    const found = new Map<string, TicketRow>();
+    const byCompany = new Map<number, Set<number>>();
+    for (const i of items) byCompany.set(i.companyId, (byCompany.get(i.companyId) ?? new Set()).add(i.id));
+    for (const [companyId, ids] of byCompany) for (const t of await svc.getMany(companyId, [...ids])) found.set(`${companyId}:${t.id}`, t);
+    return items.map((i) => found.get(`${i.companyId}:${i.id}`));
+  });
   const get = async (companyId: number, id: number) => {
-    const t = await svc.get(companyId, id);
+    const t = await reads.load({ companyId, id });
     return t ? botTicket(companyId, t) : undefined;
   };
   const update = async (companyId: number, id: number, patch: Parameters<TicketsService['update']>[2]) => botTicket(companyId, await svc.update(companyId, id, patch, BY_BOT));

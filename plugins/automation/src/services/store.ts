@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BatchLoader } from '@atendo/sdk';
+import { BatchLoader, WriteBatcher } from '@atendo/sdk';
 import type { BotState, NpsQuery, NpsRating, NpsSummary } from '../contract';
 import { summarizeNps } from '../rules/answers';
 
@@ -59,7 +59,59 @@ export class AutomationStore {
    */
   private readonly stages: BatchLoader<{ companyId: number; ticketId: number }, Stage | undefined>;
 
+  /**
+   * The other round trips of every turn, shared by the turns making them at the same time: taking a lease,
+   * claiming an inbound message, releasing a lease. Rows are written in key order, so two nodes' statements
+   * lock them in the same order.
+   */
+  private readonly leases: BatchLoader<{ companyId: number; ticketId: number }, StateRow | undefined>;
+  private readonly claims: BatchLoader<{ companyId: number; messageId: number }, boolean>;
+  private readonly releases: WriteBatcher<{ companyId: number; ticketId: number }>;
+
   constructor(private readonly db: Knex) {
+    this.leases = new BatchLoader(async (items) => {
+      // One try per ticket and statement (ON CONFLICT DO UPDATE may touch a row once): a repeated ticket
+      // gets no lease this time and polls again.
+      const first = new Map<number, number>();
+      items.forEach((i, idx) => first.has(i.ticketId) || first.set(i.ticketId, idx));
+      const tries = [...first.values()].sort((a, b) => items[a].ticketId - items[b].ticketId);
+      // One statement: creates each row leased, or takes the lease of a free (or expired) one.
+      const { rows } = (await this.db.raw(
+        `INSERT INTO automation_bot_states (ticket_id, company_id, lease_until)
+         SELECT t, c, now() + interval '${LEASE_MS} milliseconds' FROM unnest(?::int[], ?::int[]) AS v(t, c)
+         ON CONFLICT (ticket_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
+         WHERE automation_bot_states.company_id = EXCLUDED.company_id
+           AND (automation_bot_states.lease_until IS NULL OR automation_bot_states.lease_until < now())
+         RETURNING *`,
+        [tries.map((i) => items[i].ticketId), tries.map((i) => items[i].companyId)],
+      )) as { rows: Record<string, unknown>[] };
+      const got = new Map(rows.map((r) => [Number(r.ticket_id), toRow(camel(r))]));
+      return items.map((i, idx) => (first.get(i.ticketId) === idx ? got.get(i.ticketId) : undefined));
+    });
+    this.claims = new BatchLoader(async (items) => {
+      const key = (i: { companyId: number; messageId: number }) => `${i.companyId}:${i.messageId}`;
+      const first = new Map<string, number>();
+      items.forEach((i, idx) => first.has(key(i)) || first.set(key(i), idx));
+      const tries = [...first.values()].sort((a, b) => items[a].companyId - items[b].companyId || items[a].messageId - items[b].messageId);
+      const { rows } = (await this.db.raw(
+        `INSERT INTO automation_processed_messages (company_id, message_id)
+         SELECT c, m FROM unnest(?::int[], ?::bigint[]) AS v(c, m)
+         ON CONFLICT (company_id, message_id) DO NOTHING
+         RETURNING company_id, message_id`,
+        [tries.map((i) => items[i].companyId), tries.map((i) => items[i].messageId)],
+      )) as { rows: { company_id: number; message_id: string | number }[] };
+      const claimed = new Set(rows.map((r) => `${r.company_id}:${Number(r.message_id)}`));
+      // A message claimed twice in one batch: the first caller has it.
+      return items.map((i, idx) => first.get(key(i)) === idx && claimed.has(key(i)));
+    });
+    this.releases = new WriteBatcher((items) => {
+      const sorted = [...items].sort((a, b) => a.ticketId - b.ticketId);
+      return this.db.raw(
+        `UPDATE automation_bot_states AS s SET lease_until = NULL
+         FROM unnest(?::int[], ?::int[]) AS v(t, c) WHERE s.ticket_id = v.t AND s.company_id = v.c`,
+        [sorted.map((i) => i.ticketId), sorted.map((i) => i.companyId)],
+      );
+    });
     this.stages = new BatchLoader(async (items) => {
       const ids = [...new Set(items.map((i) => i.ticketId))];
       const rows = (await this.db.raw('SELECT ticket_id, company_id, stage FROM automation_bot_states WHERE ticket_id = ANY(?::int[])', [ids])) as {
@@ -86,7 +138,7 @@ export class AutomationStore {
       try {
         return await fn(state);
       } finally {
-        await this.db('automationBotStates').where({ ticketId, companyId }).update({ leaseUntil: null });
+        await this.releases.add({ companyId, ticketId });
       }
     });
     this.local.set(ticketId, run);
@@ -100,17 +152,8 @@ export class AutomationStore {
   private async lease(companyId: number, ticketId: number): Promise<StateRow> {
     const until = Date.now() + LEASE_WAIT_MS;
     for (;;) {
-      // One statement: creates the row leased, or takes the lease of a free (or expired) one.
-      const { rows } = await this.db.raw(
-        `INSERT INTO automation_bot_states (ticket_id, company_id, lease_until) VALUES (?, ?, now() + interval '${LEASE_MS} milliseconds')
-         ON CONFLICT (ticket_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
-         WHERE automation_bot_states.company_id = EXCLUDED.company_id
-           AND (automation_bot_states.lease_until IS NULL OR automation_bot_states.lease_until < now())
-         RETURNING *`,
-        [ticketId, companyId],
-      );
-      const row = rows[0] ? camel(rows[0]) : undefined;
-      if (row) return toRow(row);
+      const row = await this.leases.load({ companyId, ticketId });
+      if (row) return row;
       if (Date.now() > until) throw new Error(`automation: ticket ${ticketId} is busy on another node`);
       await sleep(LEASE_POLL_MS);
     }
@@ -146,9 +189,8 @@ export class AutomationStore {
    * Records that the bot acts on inbound message `messageId`. Resolves false when it already did (a
    * redelivery): at most one reply per inbound message.
    */
-  async claim(companyId: number, messageId: number): Promise<boolean> {
-    const rows = await this.db('automationProcessedMessages').insert({ companyId, messageId }).onConflict(['companyId', 'messageId']).ignore().returning('messageId');
-    return rows.length > 0;
+  claim(companyId: number, messageId: number): Promise<boolean> {
+    return this.claims.load({ companyId, messageId });
   }
 
   /** Gives a claim back (the turn failed before anything was sent: a redelivery may try again). */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError } from '@atendo/sdk';
+import { AppError, BatchLoader } from '@atendo/sdk';
 import { ACTIVE_STATUSES, CONVERSATION_STATUSES, TICKET_LOG_TYPES, type MessageRow, type TicketRow, type TicketStatus } from '../model';
 import type { SendMediaInput, SendOptions, TicketActor, TicketLogInput, TicketPatch, TicketsService } from '../contract';
 import { MESSAGE_MAX } from '../schemas/messages';
@@ -19,6 +19,7 @@ import { sendToContacts } from './messages/bulk';
  * `AfterCommit` (socket update to the old and new audiences, `ticket.*`, `ticket.changed`).
  */
 export function ticketsServiceImpl(deps: TicketsDeps): TicketsService {
+  const logs = logWriter(deps);
   return {
     get: (companyId, id) => deps.db('tickets').where({ companyId, id }).first() as Promise<TicketRow | undefined>,
     getMany: async (companyId, ids) => {
@@ -33,7 +34,7 @@ export function ticketsServiceImpl(deps: TicketsDeps): TicketsService {
     sendText: async (companyId, ticketId, body, opts) => sendOutbound(deps, companyId, ticketId, { body: checkText(body) }, opts ?? {}),
     sendMedia: async (companyId, ticketId, media, opts) => sendOutbound(deps, companyId, ticketId, mediaContent(media), opts ?? {}),
     update: async (companyId, ticketId, patch, by) => updateTicketAs(deps, companyId, ticketId, patch, by ?? { kind: 'system', reason: 'service' }),
-    addLog: async (companyId, ticketId, entry) => addLog(deps, companyId, ticketId, entry),
+    addLog: async (companyId, ticketId, entry) => addLog(logs, companyId, ticketId, entry),
     close: async (companyId, ticketId, by) => updateTicketAs(deps, companyId, ticketId, { status: 'closed' }, by),
     sendToContacts: (companyId, connectionId, inputs, opts) => sendToContacts(deps, companyId, connectionId, inputs, opts),
     listWaiting: async (companyId, queueId, limit) =>
@@ -288,20 +289,66 @@ async function writeLogs(trx: Knex.Transaction, t: TicketRow, row: TicketRow, lo
   }
 }
 
+/** One checked log entry of `addLog`. */
+interface LogItem {
+  companyId: number;
+  ticketId: number;
+  type: string;
+  userId: number | null;
+  /** False: the ticket's queue at the time of writing. */
+  given: boolean;
+  queueId: number | null;
+  data: string | null;
+}
+
+/**
+ * The log entries written at the same time (the turns of several tickets), in one statement: each entry
+ * only when its ticket is the company's. Resolves true per entry written.
+ */
+function logWriter(deps: TicketsDeps): BatchLoader<LogItem, boolean> {
+  return new BatchLoader(async (items) => {
+    const { rows } = (await deps.db.raw(
+      `INSERT INTO ticket_logs (company_id, ticket_id, type, user_id, queue_id, data)
+       SELECT t.company_id, t.id, v.type, v.user_id, CASE WHEN v.given THEN v.queue_id ELSE t.queue_id END, v.data
+       FROM unnest(?::int[], ?::int[], ?::varchar[], ?::int[], ?::boolean[], ?::int[], ?::jsonb[]) WITH ORDINALITY AS v(company_id, ticket_id, type, user_id, given, queue_id, data, i)
+       JOIN tickets t ON t.id = v.ticket_id AND t.company_id = v.company_id
+       ORDER BY v.i
+       RETURNING company_id, ticket_id`,
+      [
+        items.map((i) => i.companyId),
+        items.map((i) => i.ticketId),
+        items.map((i) => i.type),
+        items.map((i) => i.userId),
+        items.map((i) => i.given),
+        items.map((i) => i.queueId),
+        items.map((i) => i.data),
+      ] as unknown as readonly string[],
+    )) as { rows: { company_id: number; ticket_id: number }[] };
+    const written = new Set(rows.map((r) => `${r.company_id}:${r.ticket_id}`));
+    return items.map((i) => written.has(`${i.companyId}:${i.ticketId}`));
+  });
+}
+
 /** `TicketsService.addLog`: 404 ERR_NO_TICKET_FOUND, 400 ERR_VALIDATION (type, ids, data over 10,000 characters of JSON). */
-async function addLog(deps: TicketsDeps, companyId: number, ticketId: number, entry: TicketLogInput): Promise<void> {
+async function addLog(logs: BatchLoader<LogItem, boolean>, companyId: number, ticketId: number, entry: TicketLogInput): Promise<void> {
   if (!entry || !(TICKET_LOG_TYPES as readonly string[]).includes(entry.type)) throw new AppError('ERR_VALIDATION', 'unknown ticket log type');
   const id = (v: unknown) => v === undefined || v === null || (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 2147483647);
   if (!id(entry.userId) || !id(entry.queueId)) throw new AppError('ERR_VALIDATION', 'userId and queueId must be positive integers or null');
   if (entry.data !== undefined && (typeof entry.data !== 'object' || entry.data === null || JSON.stringify(entry.data).length > 10_000)) {
     throw new AppError('ERR_VALIDATION', 'data must be an object of at most 10,000 characters of JSON');
   }
-  // One statement: the entry is written only when the ticket is the company's (its queue by default).
+  if (!Number.isInteger(companyId) || !Number.isInteger(ticketId) || ticketId < 1 || ticketId > 2147483647) throw new AppError('ERR_NO_TICKET_FOUND');
+  // The entry is written only when the ticket is the company's (its queue by default); entries written at
+  // the same time share the statement.
   const given = entry.queueId !== undefined;
-  const { rowCount } = (await deps.db.raw(
-    `INSERT INTO ticket_logs (company_id, ticket_id, type, user_id, queue_id, data)
-     SELECT t.company_id, t.id, ?, ?, CASE WHEN ? THEN ?::int ELSE t.queue_id END, ?::jsonb FROM tickets t WHERE t.id = ? AND t.company_id = ?`,
-    [entry.type, entry.userId ?? null, given, given ? (entry.queueId ?? null) : null, entry.data ? JSON.stringify(entry.data) : null, ticketId, companyId],
-  )) as { rowCount: number };
-  if (!rowCount) throw new AppError('ERR_NO_TICKET_FOUND');
+  const written = await logs.load({
+    companyId,
+    ticketId,
+    type: entry.type,
+    userId: entry.userId ?? null,
+    given,
+    queueId: given ? (entry.queueId ?? null) : null,
+    data: entry.data ? JSON.stringify(entry.data) : null,
+  });
+  if (!written) throw new AppError('ERR_NO_TICKET_FOUND');
 }

@@ -4,7 +4,7 @@ import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, type BusMessage, t
 import { nextEvent, waitFor, type TestKernel } from '@atendo/testing';
 import type { MessageRow, TicketRow } from '../src/model';
 import { INBOUND_QUEUE, messageFields } from '../src/services/inbound';
-import { createConnection, createQueue, createTenant, eventsMatching, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
+import { createConnection, createQueue, createTag, createTenant, eventsMatching, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
 
 /**
  * The inbound pipeline: envelopes published on `channel.inbound.<channel>.<kind>` exactly as the channel
@@ -139,6 +139,32 @@ describe('tickets: inbound pipeline', () => {
 
     await waitFor(() => received.some((r) => r.payload.messageId === Number(m.id)));
     expect(received.find((r) => r.payload.messageId === Number(m.id))!.payload).toEqual({ companyId: A.companyId, ticketId: t.id, messageId: Number(m.id), contactId: contact.id, fromMe: false });
+  });
+
+  test("the live events show the ticket's tags (read with the batch's lock) as GET /tickets/:id does; a new ticket has none", async () => {
+    const sa = await connect(A.admin);
+    const first = envelope({ companyId: A.companyId, connectionId: A.conn.id });
+    const number = first.thread.externalId;
+    const fresh = eventOn(sa, A.companyId, 'appMessage', (p) => p.message?.wid === first.externalId);
+    await publish(first);
+    expect((await fresh).ticket.tags).toEqual([]);
+    const contact = await contactByNumber(A.companyId, number);
+    const [t] = await ticketsOf(A.companyId, contact.id);
+    const red = await createTag(k, A.companyId, { name: `Vermelha ${seq}`, color: '#FF0000' });
+    const blue = await createTag(k, A.companyId, { name: `Azul ${seq}`, color: '#0000FF' });
+    const foreign = await createTag(k, B.companyId, { name: `Outra ${seq}` });
+    await k.db('ticketTags').insert([red, blue].map((tag) => ({ ticketId: t.id, tagId: tag.id, companyId: A.companyId })));
+    // A link row naming another company is not the ticket's tag.
+    await k.db('ticketTags').insert({ ticketId: t.id, tagId: foreign.id, companyId: B.companyId });
+    const next = envelope({ companyId: A.companyId, connectionId: A.conn.id, thread: { externalId: number, isGroup: false } });
+    const gotMessage = eventOn(sa, A.companyId, 'appMessage', (p) => p.message?.wid === next.externalId);
+    const gotTicket = eventOn(sa, A.companyId, 'ticket', (p) => p.ticketId === t.id && p.ticket?.lastMessage === 'Olá, preciso de ajuda' && p.ticket?.tags?.length > 0);
+    await publish(next);
+    const shown = (await k.as(A.admin, 'GET', `/tickets/${t.id}`)).json().tags;
+    const byId = (x: { id: number }[]) => [...x].sort((a, b) => a.id - b.id);
+    expect(byId(shown)).toEqual(byId([red, blue].map((tag) => ({ id: tag.id, name: tag.name, color: tag.color }))));
+    expect(byId((await gotMessage).ticket.tags)).toEqual(byId(shown));
+    expect(byId((await gotTicket).ticket.tags)).toEqual(byId(shown));
   });
 
   test('an existing contact gets the sender\'s new name (contact update event); echoes never rename it', async () => {

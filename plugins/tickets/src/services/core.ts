@@ -68,7 +68,12 @@ export async function serializeTickets(
   opts: {
     maskNumbers?: boolean;
     /** Added (additive): the rows' contacts and connections when the caller has them already (no re-read). */
-    known?: { contacts?: Contact[]; connections?: Pick<Connection, 'id' | 'name' | 'channel' | 'groupAsTicket'>[] };
+    known?: {
+      contacts?: Contact[];
+      connections?: Pick<Connection, 'id' | 'name' | 'channel' | 'groupAsTicket'>[];
+      /** Tag ids per ticket id, when the caller read them with the rows (every row covered: no `ticket_tags` read). */
+      ticketTags?: ReadonlyMap<number, readonly number[]>;
+    };
   } = {},
 ): Promise<Ticket[]> {
   if (!rows.length) return [];
@@ -77,6 +82,8 @@ export async function serializeTickets(
   const queueIds = [...new Set(rows.map((r) => r.queueId).filter((x): x is number => x !== null))];
   const knownContacts = opts.known?.contacts;
   const haveContacts = knownContacts !== undefined && contactIds.every((id) => knownContacts.some((c) => c.id === id));
+  const knownTags = opts.known?.ticketTags;
+  const haveTags = knownTags !== undefined && rows.every((r) => knownTags.has(r.id));
   const knownConnections = opts.known?.connections;
   const haveConnections = knownConnections !== undefined && rows.every((r) => r.whatsappId === null || knownConnections.some((c) => c.id === r.whatsappId));
   // Queues, connections, users' names and tags through the display cache (when the plugin set one up).
@@ -87,7 +94,9 @@ export async function serializeTickets(
     userIds.length ? shown.identity.listUsers(companyId, userIds) : Promise.resolve([]),
     Promise.all(queueIds.map((id) => shown.queues.getQueue(companyId, id))),
     haveConnections ? Promise.resolve(knownConnections) : shown.connections.list(companyId),
-    deps.db('ticketTags').whereIn('ticketId', rows.map((r) => r.id)).where({ companyId }).select('ticketId', 'tagId'),
+    haveTags
+      ? Promise.resolve(rows.flatMap((r) => knownTags!.get(r.id)!.map((tagId) => ({ ticketId: r.id, tagId }))))
+      : deps.db('ticketTags').whereIn('ticketId', rows.map((r) => r.id)).where({ companyId }).select('ticketId', 'tagId'),
   ]);
   const tagIds = [...new Set((tagLinks as { tagId: number }[]).map((l) => l.tagId))];
   const tags = tagIds.length ? await shown.tags.getMany(companyId, tagIds) : [];

@@ -59,6 +59,8 @@ export interface Announce {
   tickets: Map<number, TicketRow>;
   /** Tickets created or reopened by the batch; reopened ones with their row before. */
   opened: Map<number, { previous?: TicketRow }>;
+  /** The tag ids of the batch's tickets, read with their lock (new tickets: none); absent ones are read when announced. */
+  ticketTags: Map<number, number[]>;
 }
 
 const keyOf = (companyId: number, contactId: number, connectionId: number) => `${companyId}:${contactId}:${connectionId}`;
@@ -186,12 +188,19 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
   // 3. Tickets: the active one of each (contact, connection), locked in id order.
   const pairOf = (p: Prepared) => keyOf(p.env.companyId, p.contact.id, p.conn.id);
   const tickets = new Map<string, TicketRow>();
+  // Their tag ids come along (the live events show the tags): no separate read when announced.
+  const ticketTags = new Map<number, number[]>();
   const active = (await trx('tickets')
     .whereIn(['companyId', 'contactId', 'whatsappId'], [...new Map(todo.map((p) => [pairOf(p), [p.env.companyId, p.contact.id, p.conn.id]])).values()])
     .whereIn('status', CONVERSATION_STATUSES)
     .orderBy('id')
-    .forNoKeyUpdate()) as TicketRow[];
-  for (const t of active) tickets.set(keyOf(t.companyId, t.contactId, t.whatsappId!), t);
+    .select('tickets.*', trx.raw('ARRAY(SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = tickets.id AND tt.company_id = tickets.company_id) AS inbound_tag_ids'))
+    .forNoKeyUpdate()) as (TicketRow & { inboundTagIds?: number[] })[];
+  for (const t of active) {
+    ticketTags.set(t.id, t.inboundTagIds ?? []);
+    delete t.inboundTagIds;
+    tickets.set(keyOf(t.companyId, t.contactId, t.whatsappId!), t);
+  }
   const opened = new Map<number, { previous?: TicketRow }>();
   const unticketed = todo.filter((p) => !tickets.has(pairOf(p)));
   if (unticketed.length && !upFront) {
@@ -253,6 +262,7 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
     for (const t of created) {
       tickets.set(keyOf(t.companyId, t.contactId, t.whatsappId!), t);
       opened.set(t.id, {});
+      ticketTags.set(t.id, []);
     }
     if (created.length) await trx('ticketLogs').insert(created.map((t) => ({ companyId: t.companyId, ticketId: t.id, type: 'create', userId: null, queueId: t.queueId })));
     const raced = missing.filter((p) => !tickets.has(keyOf(p.env.companyId, p.contact.id, p.conn.id)));
@@ -341,5 +351,5 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
     const t = camelRow<TicketRow>(r);
     finalTickets.set(t.id, t);
   }
-  return { stored, tickets: finalTickets, opened };
+  return { stored, tickets: finalTickets, opened, ticketTags };
 }

@@ -141,3 +141,17 @@ describe('BatchLoader: one bad item', () => {
     expect(isDataError(new Error('x'))).toBe(false);
   });
 });
+
+describe('BatchLoader: linger', () => {
+  test('lingerMs: a partial batch waits that long for more, so items added meanwhile share its flush; a full one does not wait', async () => {
+    const flushes: number[][] = [];
+    const l = new WriteBatcher<number>(async (items) => void flushes.push(items), { lingerMs: 30, maxBatch: 3 });
+    const first = [l.add(1), l.add(2)];
+    await new Promise((r) => setTimeout(r, 10));
+    first.push(l.add(3), l.add(4));
+    await Promise.all(first);
+    // 1 and 2 waited; 3 arrived within the linger; 4 waited for the next one.
+    expect(flushes).toEqual([[1, 2, 3], [4]]);
+    expect(() => new WriteBatcher(async () => undefined, { lingerMs: -1 })).toThrow('WriteBatcher: lingerMs must be a non-negative number');
+  });
+});

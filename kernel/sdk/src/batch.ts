@@ -1,3 +1,13 @@
+/** Options of a BatchLoader / WriteBatcher (see BatchLoader). */
+export interface BatchOptions {
+  /** The most items one flush gets (default 500). */
+  maxBatch?: number;
+  /** Which errors of a flush of several items are retried item by item (default isDataError). */
+  isolate?: (err: unknown) => boolean;
+  /** Milliseconds a flush of fewer than maxBatch items waits for more first (default 0). */
+  lingerMs?: number;
+}
+
 /** True for a PostgreSQL data or constraint error (SQLSTATE class 22 or 23): what one item's values can cause. */
 export function isDataError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -21,17 +31,29 @@ export function isDataError(err: unknown): boolean {
  * (default `isDataError`: a PostgreSQL data or constraint error, SQLSTATE class 22 or 23, which one item's
  * values can cause), each of them is flushed again on its own, in order, so only the items that fail alone
  * are rejected. Other errors (connection, timeout) reject the whole batch at once.
+ *
+ * `lingerMs` (default 0) trades latency for batch size where nobody waits for the answer (a read model, a
+ * bookkeeping row): each flush of fewer than `maxBatch` items first waits that long for more.
  */
 export class BatchLoader<T, R> {
   private readonly queue: { item: T; resolve: (r: R) => void; reject: (err: unknown) => void }[] = [];
   private flushing = false;
 
+  private readonly maxBatch: number;
+  private readonly isolate: (err: unknown) => boolean;
+  private readonly lingerMs: number;
+
+  /** `options`: the largest batch (a number, default 500), or `{maxBatch, isolate, lingerMs}`. */
   constructor(
     private readonly flush: (items: T[]) => Promise<R[]>,
-    private readonly maxBatch = 500,
-    private readonly isolate: (err: unknown) => boolean = isDataError,
+    options: number | BatchOptions = {},
   ) {
-    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`${new.target.name}: maxBatch must be a positive integer`);
+    const o = typeof options === 'number' ? { maxBatch: options } : options;
+    this.maxBatch = o.maxBatch ?? 500;
+    this.isolate = o.isolate ?? isDataError;
+    this.lingerMs = o.lingerMs ?? 0;
+    if (!Number.isInteger(this.maxBatch) || this.maxBatch < 1) throw new Error(`${new.target.name}: maxBatch must be a positive integer`);
+    if (!Number.isFinite(this.lingerMs) || this.lingerMs < 0) throw new Error(`${new.target.name}: lingerMs must be a non-negative number`);
   }
 
   /** Queues `item`; resolves with its result (see the class docstring). */
@@ -57,6 +79,7 @@ export class BatchLoader<T, R> {
     this.flushing = true;
     try {
       while (this.queue.length) {
+        if (this.lingerMs > 0 && this.queue.length < this.maxBatch) await new Promise((r) => setTimeout(r, this.lingerMs));
         const batch = this.queue.splice(0, this.maxBatch);
         try {
           const results = await this.run(batch.map((b) => b.item));
@@ -87,15 +110,11 @@ export class BatchLoader<T, R> {
  * writes the items and answers nothing.
  */
 export class WriteBatcher<T> extends BatchLoader<T, void> {
-  constructor(flush: (items: T[]) => Promise<unknown>, maxBatch = 500, isolate: (err: unknown) => boolean = isDataError) {
-    super(
-      async (items) => {
-        await flush(items);
-        return new Array<void>(items.length);
-      },
-      maxBatch,
-      isolate,
-    );
+  constructor(flush: (items: T[]) => Promise<unknown>, options: number | BatchOptions = {}) {
+    super(async (items) => {
+      await flush(items);
+      return new Array<void>(items.length);
+    }, options);
   }
 
   /** Queues `item`; resolves when it is written. */

@@ -5,6 +5,8 @@ import type { AutomationService } from '@atendo/plugin-automation/contract';
 
 /** Tickets read per page of the backfill (the tickets service's maximum). */
 const BACKFILL_PAGE = 1000;
+/** How long a last-message write waits for others to share its statement (milliseconds). */
+const LAST_MESSAGE_LINGER_MS = 25;
 /** Ratings read per call of the backfill (the automation service's maximum). */
 const RATINGS_PAGE = 10_000;
 
@@ -18,7 +20,7 @@ export class ReadModel {
   private readonly running = new Map<number, Promise<void>>();
   /** Companies known to be backfilled (the check is one query otherwise; the fact never reverts). */
   private readonly backfilled = new Set<number>();
-  /** Last-message writes waiting meanwhile go in one UPDATE (one per message otherwise: the busiest write here). */
+  /** Refreshes waiting meanwhile go together: one read, one upsert and one `dashboard.changed` per company. */
   private readonly refreshes = new WriteBatcher<{ companyId: number; ticketId: number }>(async (items) => {
     const byCompany = new Map<number, Set<number>>();
     for (const i of items) byCompany.set(i.companyId, (byCompany.get(i.companyId) ?? new Set()).add(i.ticketId));
@@ -31,6 +33,10 @@ export class ReadModel {
       await this.changed(companyId);
     }
   });
+  /**
+   * Last-message writes go in one UPDATE per 25 ms at most (one per message otherwise: the busiest write
+   * here). Nobody waits for them: the panel reads the text, no figure depends on it.
+   */
   private readonly lastMessages = new WriteBatcher<{ companyId: number; ticketId: number; messageId: number; body: string }>((items) => {
     // Per ticket, the newest message of the batch.
     const newest = new Map<string, (typeof items)[number]>();
@@ -46,7 +52,7 @@ export class ReadModel {
        WHERE d.company_id = v.company_id AND d.ticket_id = v.ticket_id`,
       [rows.map((r) => r.companyId), rows.map((r) => r.ticketId), rows.map((r) => r.body)],
     );
-  });
+    }, { lingerMs: LAST_MESSAGE_LINGER_MS });
 
   /** `changed(companyId)` runs after every write that changes a company's figures (announces `dashboard.changed`). */
   constructor(

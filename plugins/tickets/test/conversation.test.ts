@@ -290,11 +290,12 @@ describe('tickets: conversation handlers and the tickets service', () => {
     expect(await turnOf(plain.id)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
-  test(`at most ${TURN_CONCURRENCY} turns run at once in a process; a message no handler wants is not held behind them`, async () => {
+  test(`at most ${TURN_CONCURRENCY} turns run at once in a process; another ticket's message no handler wants is not held behind them`, async () => {
     const deps = ticketsDeps(k);
     // TURN_CONCURRENCY + 2 tickets, each with a message the chain below wants and holds.
     const rows = await Promise.all(Array.from({ length: TURN_CONCURRENCY + 2 }, () => inbound(digits(), 'segura')));
-    for (const r of rows) await done(r.id);
+    const spare = await inbound(digits(), 'outro');
+    for (const r of [...rows, spare]) await done(r.id);
     const event = (m: MessageRow, body: string): BusMessage<MessageStoredEvent> => ({
       id: `limit-${m.id}`,
       topic: 'message.stored',
@@ -333,14 +334,22 @@ describe('tickets: conversation handlers and the tickets service', () => {
     const held = await Promise.all(rows.map((r) => again(r, 'segura')));
     const turns = held.map((e) => chain.handle(e));
     await waitFor(() => running === TURN_CONCURRENCY, 5000);
-    // A message of one of those tickets that no handler wants is recorded at once, turns still held.
-    const skipped = await again(rows[0], 'só olhando');
+    // A message of another ticket that no handler wants is recorded at once, turns still held.
+    const skipped = await again(spare, 'só olhando');
     await chain.handle(skipped);
     expect(await turnOf(skipped.payload.messageId)).toMatchObject({ state: 'done', handledBy: null });
+    // One of the held tickets' own unwanted message waits for its turn (the ticket's order), then is recorded.
+    const behindEvent = await again(rows[0], 'depois');
+    let behindDone = false;
+    const behind = chain.handle(behindEvent).then(() => (behindDone = true));
     await new Promise((r) => setTimeout(r, 100));
     expect(running).toBe(TURN_CONCURRENCY);
+    expect(behindDone).toBe(false);
+    expect(await turnOf(behindEvent.payload.messageId)).toBeUndefined();
     release();
     await Promise.all(turns);
+    await behind;
+    expect(await turnOf(behindEvent.payload.messageId)).toMatchObject({ state: 'done', handledBy: null });
     expect(most).toBe(TURN_CONCURRENCY);
     for (const e of held) expect(await turnOf(e.payload.messageId)).toMatchObject({ state: 'done', handledBy: 'holder' });
   });

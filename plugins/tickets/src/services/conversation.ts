@@ -26,7 +26,8 @@ import type { TicketsDeps } from './deps';
  * - A handler that throws is logged; the turn becomes `failed` and the bus retries the event (the chain
  *   restarts at the first handler). After 5 tries the turn is `abandoned` and the ticket's next turns run.
  * - With no handler contributed nothing is recorded. When every handler's `wants` pre-check says no, the
- *   message is recorded as a `done` turn (batched with others in one statement) and no handler runs;
+ *   message is recorded as a `done` turn (batched with others in one statement, in the ticket's chain of
+ *   this process) and no handler runs;
  *   otherwise only the handlers that said yes run on its turn.
  */
 
@@ -43,6 +44,8 @@ export const TURN_CONCURRENCY = 8;
 export const MAX_TURN_ATTEMPTS = 5;
 /** A `running` turn older than this no longer holds its ticket (its process is presumed dead), in milliseconds. */
 export const TURN_LEASE_MS = 5 * 60_000;
+/** How long a skipped message's record waits for others to share its INSERT (milliseconds). */
+const SKIP_LINGER_MS = 10;
 /** Earlier inbound messages of the ticket queued with an event: those stored within this many milliseconds. */
 const CATCH_UP_MS = 2 * 60_000;
 /** How long an event waits for a turn of its ticket running on another kernel before the bus retries it. */
@@ -97,7 +100,10 @@ const isId = (v: unknown): v is number => Number.isInteger(v) && (v as number) >
 export class ConversationChain {
   /** Per ticket, the events of this process waiting for the previous one (arrival order). */
   private readonly chains = new Map<string, Promise<void>>();
-  /** Messages no handler wants, recorded as done turns: the ones waiting meanwhile go in one INSERT. */
+  /**
+   * Messages no handler wants, recorded as done turns: one INSERT per SKIP_LINGER_MS at most (nobody waits
+   * for them but the bus acknowledgement and the ticket's next turn in this process).
+   */
   private readonly skipped: WriteBatcher<{ messageId: number; companyId: number; ticketId: number }>;
   /** The turns running at once (TURN_CONCURRENCY); a ticket's later events wait behind its chain first. */
   private readonly turns = pLimit(TURN_CONCURRENCY);
@@ -120,6 +126,7 @@ export class ConversationChain {
          ON CONFLICT (message_id) DO NOTHING`,
         [items.map((i) => i.messageId), items.map((i) => i.companyId), items.map((i) => i.ticketId)],
       ),
+      { lingerMs: SKIP_LINGER_MS },
     );
     this.claims = new BatchLoader((items) => this.claimMany(items));
     this.contactsOf = new BatchLoader(async (items) => {
@@ -154,14 +161,13 @@ export class ConversationChain {
     if (!p || !isId(p.companyId) || !isId(p.ticketId) || !isId(p.messageId)) throw new PermanentError('message.stored: malformed payload');
     if (p.fromMe || p.isPrivate || !this.contributions.all().length) return;
     const wanting = await this.wanted(p);
-    if (!wanting.size) {
-      // No handler would take it: recorded as done (so a later turn's catch-up does not offer it), nothing run.
-      await this.skipped.add({ messageId: p.messageId, companyId: p.companyId, ticketId: p.ticketId });
-      return;
-    }
     const key = `${p.companyId}:${p.ticketId}`;
     const previous = this.chains.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.turns(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting)));
+    // No handler would take it: recorded as done (so a later turn's catch-up does not offer it), nothing
+    // run. In the ticket's chain like a turn, so this process's next turn of the ticket waits for the record.
+    const run = wanting.size
+      ? previous.then(() => this.turns(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting)))
+      : previous.then(() => this.skipped.add({ messageId: p.messageId, companyId: p.companyId, ticketId: p.ticketId }));
     const settled = run.catch(() => undefined);
     this.chains.set(key, settled);
     void settled.then(() => {

@@ -26,6 +26,10 @@ export interface DurableInboxOptions {
 const WRITE_BATCH = 500;
 /** Events claimed from the table in one statement. */
 const CLAIM_BATCH = 64;
+/** Finished rows wait this long (milliseconds) for others to share their DELETE ... */
+const DELETE_LINGER_MS = 20;
+/** ... unless this many are waiting. */
+const DELETE_BATCH = 500;
 /** Events kept in this node's memory (claimed, waiting for a handler slot); more wait in the table. */
 const LOCAL_MAX = 2_000;
 /** Longest delay between two tries of an event whose handler fails (not an outage), ms. */
@@ -61,8 +65,8 @@ interface Row {
  * INSERT and handed to the handlers from memory (no read back); rows of other nodes, rows whose lease ran
  * out (a node that died) and retries that became due are claimed with `FOR UPDATE SKIP LOCKED` when this
  * node has room (at start, when idle every `pollMs`, and on a wake-up). Finished rows are deleted in groups
- * too. A row is deleted only after its handler resolved, so a crash at any point leaves it to be handled
- * again (handlers are idempotent).
+ * too (each waits up to 20 ms for others). A row is deleted only after its handler resolved, so a crash at
+ * any point leaves it to be handled again (handlers are idempotent).
  *
  * Back-pressure: `accept` answers 503 ERR_SERVICE_UNAVAILABLE while `maxBacklog` events are pending (an
  * estimate: the table's count read at most every second, plus what this node wrote and finished since), and
@@ -82,6 +86,10 @@ export class DurableInbox implements Inbox {
   private readonly done: number[] = [];
   private deleting = false;
   private deleteRetry: NodeJS.Timeout | undefined;
+  /** A backlog count was due while an INSERT was in flight: it runs once that INSERT is done. */
+  private countWanted = false;
+  /** The pending linger of the finished rows' DELETE (DELETE_LINGER_MS). */
+  private deleteLinger: NodeJS.Timeout | undefined;
   private claiming = false;
   /** The last claim filled a whole batch: more are waiting in the table. */
   private more = false;
@@ -161,6 +169,8 @@ export class DurableInbox implements Inbox {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.pollTimer);
+    clearTimeout(this.deleteLinger);
+    this.deleteLinger = undefined;
     for (const t of this.retryTimers) clearTimeout(t);
     this.retryTimers.clear();
     const waiting = this.local.slice(this.head).map((e) => e.id);
@@ -226,7 +236,10 @@ export class DurableInbox implements Inbox {
       const refusal = new AppError('ERR_SERVICE_UNAVAILABLE', outage ? 'Database unavailable, deliver again later' : 'Could not store the event, deliver again later');
       for (const b of batch) b.reject(refusal);
     } finally {
-      if (this.writes.length) setImmediate(() => void this.write());
+      if (this.countWanted) {
+        this.countWanted = false;
+        this.countBacklog();
+      } else if (this.writes.length) setImmediate(() => void this.write());
       else this.writing = false;
     }
   }
@@ -241,21 +254,39 @@ export class DurableInbox implements Inbox {
   }
 
   /** Refreshes the table's count of pending events, at most once a second, in the background. */
+  /**
+   * Re-reads the table's pending count, at most once a second. Never while an INSERT of this node is in
+   * flight, and no INSERT starts until the count is in (a row written during the count would be both in
+   * it and on top of it: spurious 503s on a small backlog); asked during a write, it runs right after it.
+   */
   private refreshBacklog(): void {
     const b = this.backlog;
     if (b.refreshing || Date.now() - b.at < 1_000) return;
+    if (this.writing) {
+      this.countWanted = true;
+      return;
+    }
+    this.countBacklog();
+  }
+
+  private countBacklog(): void {
+    const b = this.backlog;
     b.refreshing = true;
+    this.writing = true;
     const since = b.since;
     this.opts.db
       .raw("SELECT count(*)::int AS n FROM (SELECT 1 FROM inbox_events WHERE state = 'pending' LIMIT ?) AS t", [this.opts.maxBacklog + 1])
       .then((r: { rows: { n: number }[] }) => {
         b.counted = r.rows[0]?.n ?? 0;
-        b.since -= since; // what was written or finished meanwhile stays counted on top
+        b.since -= since; // what finished meanwhile stays counted on top
       })
       .catch(() => undefined)
       .finally(() => {
         b.at = Date.now();
         b.refreshing = false;
+        // The accepts that arrived meanwhile are written now.
+        if (this.writes.length) setImmediate(() => void this.write());
+        else this.writing = false;
       });
   }
 
@@ -300,7 +331,7 @@ export class DurableInbox implements Inbox {
       this.held.delete(e.id);
       this.done.push(e.id);
       this.backlog.since--;
-      void this.flushDeletes();
+      this.scheduleDeletes();
     } catch (err) {
       await this.failed(e, err);
     } finally {
@@ -351,6 +382,26 @@ export class DurableInbox implements Inbox {
       // The table cannot be written: the lease runs out and the event is handled again.
       this.opts.log.warn({ err: dbErr, id: e.id }, 'inbox: could not record a failed try; the event is retried after its lease');
     }
+  }
+
+  /**
+   * Finished rows are deleted DELETE_LINGER_MS after the first of them (or at once when DELETE_BATCH are
+   * waiting): nobody waits for the DELETE, and a burst then costs one statement per hundreds of events. A
+   * crash in between leaves them to be handled again, as for any finished row not yet deleted.
+   */
+  private scheduleDeletes(): void {
+    if (this.done.length >= DELETE_BATCH || this.stopped) {
+      clearTimeout(this.deleteLinger);
+      this.deleteLinger = undefined;
+      void this.flushDeletes();
+      return;
+    }
+    if (this.deleteLinger) return;
+    this.deleteLinger = setTimeout(() => {
+      this.deleteLinger = undefined;
+      void this.flushDeletes();
+    }, DELETE_LINGER_MS);
+    this.deleteLinger.unref?.();
   }
 
   /** Deletes the finished events, all together, one statement at a time; retried later on failure. */

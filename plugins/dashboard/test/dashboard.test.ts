@@ -363,6 +363,25 @@ describe('live updates from the tickets plugin', () => {
   });
 });
 
+describe('ticket.updated with the fields it changed', () => {
+  it("skips the re-read when none is the model's (a bot's flags) and re-reads when one is", async () => {
+    const contactId = await contact(A.companyId, 'Campos');
+    const created = await k.as(A.admin, 'POST', '/tickets', { contactId, whatsappId: A.conn, queueId: A.q1, status: 'pending' });
+    const id = created.json().id as number;
+    const status = created.json().status as string;
+    const modelOf = () => k.db('dashboardTickets').where({ ticketId: id }).first();
+    await waitFor(async () => (await modelOf())?.status === status);
+    // The row changes behind the events' back; only an event that names a model field makes it re-read.
+    await k.db('tickets').where({ id }).update({ queueId: A.q2, isBot: true, updatedAt: new Date(Date.now() + 1000) });
+    const event = (fields: string[]) => ({ companyId: A.companyId, ticketId: id, status, queueId: A.q2, userId: created.json().userId ?? null, fields });
+    await k.bus.publish('ticket.updated', event(['isBot', 'amountUsedBotQueues', 'lastMessage', 'fromMe']));
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await modelOf()).toMatchObject({ queueId: A.q1 });
+    await k.bus.publish('ticket.updated', event(['queueId']));
+    await waitFor(async () => (await modelOf())?.queueId === A.q2);
+  });
+});
+
 describe('per-day rollups', () => {
   /** The company's non-empty rollup rows, per table, in a stable order. */
   async function rollupRows(companyId: number): Promise<Record<string, string[]>> {

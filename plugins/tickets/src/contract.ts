@@ -196,6 +196,11 @@ export interface TicketBusEvent {
   userId: number | null;
   fromQueueId?: number | null;
   fromUserId?: number | null;
+  /**
+   * Added (additive, `ticket.updated` only): the ticket fields (TicketRow names) the update changed, when
+   * the publisher knows them (a send's bot fields, the service's updates). Absent: any field may have.
+   */
+  fields?: string[];
 }
 
 /** Payload of `ticket.closed`: the `ticket.*` fields plus the contact, the connection and who closed it. */

@@ -426,11 +426,17 @@ describe('tickets: conversation handlers and the tickets service', () => {
       expect(seen[0].ticket).toMatchObject({ isBot: true, amountUsedBotQueues: 2, lastMessage: 'Escolha uma opção' });
       await waitFor(() => published('ticket.updated', (p) => p.ticketId === t.id).length === 1);
       expect(published('ticket.updated', (p) => p.ticketId === t.id)[0]).toMatchObject({ companyId: A.companyId, ticketId: t.id, status: 'pending' });
+      // It says which fields changed (consumers such as the dashboard skip what they do not keep).
+      expect([...published('ticket.updated', (p) => p.ticketId === t.id)[0].fields].sort()).toEqual(['amountUsedBotQueues', 'fromMe', 'isBot', 'lastMessage']);
+      // The service's own plain-field updates say so too.
+      await tickets.update(A.companyId, t.id, { isOutOfHour: true }, { kind: 'bot', handlerId: 'first' });
+      await waitFor(() => published('ticket.updated', (p) => p.ticketId === t.id).length === 2);
+      expect(published('ticket.updated', (p) => p.ticketId === t.id)[1].fields).toEqual(['isOutOfHour']);
       await waitFor(() => published('message.send', (p) => p.messageId === m.id).length === 1);
       // The same values again: the message is stored, no ticket.updated for fields that did not change.
       await tickets.sendText(A.companyId, t.id, 'De novo', { fromBot: true, ticket: { isBot: true } });
       await new Promise((r) => setTimeout(r, 200));
-      expect(published('ticket.updated', (p) => p.ticketId === t.id)).toHaveLength(1);
+      expect(published('ticket.updated', (p) => p.ticketId === t.id)).toHaveLength(2);
       for (const ticket of [{ isBot: 'yes' }, { amountUsedBotQueues: -1 }, { amountUsedBotQueues: 1.5 }, 'nope']) {
         await expect(tickets.sendText(A.companyId, t.id, 'x', { fromBot: true, ticket: ticket as never })).rejects.toMatchObject({ code: 'ERR_VALIDATION', statusCode: 400 });
       }

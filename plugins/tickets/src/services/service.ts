@@ -151,23 +151,29 @@ async function sendOutbound(deps: TicketsDeps, companyId: number, ticketId: numb
   const quotedMsgId = opts.quotedMsgId === undefined ? null : await resolveQuoted(deps, await getTicketOr404(deps.db, companyId, ticketId), opts.quotedMsgId);
   const by: TicketActor = fromBot ? { kind: 'bot', handlerId: opts.handlerId || 'bot' } : userId !== null ? { kind: 'user', userId } : { kind: 'system', reason: 'service' };
   const allowed: readonly TicketStatus[] = fromBot ? CONVERSATION_STATUSES : SENDABLE;
-  let changed = false;
+  let changed: string[] = [];
   const stored = await deps.db.transaction(async (trx) => {
     const t = await getTicketOr404(trx, companyId, ticketId, true);
     if (!allowed.includes(t.status)) throw new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
     const isPrivate = Boolean(opts.isPrivate) && !content.media;
     const ticketFields = Object.fromEntries(Object.entries(fields).filter(([k, v]) => t[k as keyof typeof fields] !== v));
-    changed = Object.keys(ticketFields).length > 0;
+    changed = Object.keys(ticketFields);
     return insertOutboundMessage(trx, { ticket: t, locked: true, ticketFields, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);
   });
   await announceOutboundMessage(deps, stored);
   // The plain fields that changed with the message: announced as a service `update` would.
-  if (changed) await deps.bus.publish(TICKET_TOPICS.updated, ticketBusEvent(stored.ticket)).catch((err: unknown) => deps.log.error({ err, ticketId }, 'tickets: publish ticket.updated after commit failed'));
+  if (changed.length) await deps.bus.publish(TICKET_TOPICS.updated, ticketBusEvent(stored.ticket, { fields: [...changed, 'lastMessage', 'fromMe'] })).catch((err: unknown) => deps.log.error({ err, ticketId }, 'tickets: publish ticket.updated after commit failed'));
   return stored.message;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Ticket changes
+
+/** The fields of `after` that differ from `before` (dates by time; `updatedAt` left out). */
+function changedFields(before: TicketRow, after: TicketRow): string[] {
+  const same = (a: unknown, b: unknown) => a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
+  return Object.keys(after).filter((k) => k !== 'updatedAt' && !same(after[k as keyof TicketRow], before[k as keyof TicketRow]));
+}
 
 const PLAIN_KEYS = ['isBot', 'amountUsedBotQueues', 'isOutOfHour', 'useIntegration', 'integrationId', 'promptId'] as const;
 
@@ -268,7 +274,7 @@ async function updateTicketAs(deps: TicketsDeps, companyId: number, ticketId: nu
     const moved = row.queueId !== t.queueId || row.userId !== t.userId;
     if (statusChanges && row.status === 'closed') fx.event(TICKET_TOPICS.closed, row);
     else if (moved && row.status !== 'closed') fx.event(TICKET_TOPICS.transferred, row, { fromQueueId: t.queueId, fromUserId: t.userId });
-    else fx.event(TICKET_TOPICS.updated, row);
+    else fx.event(TICKET_TOPICS.updated, row, { fields: changedFields(t, row) });
     return row;
   });
   await fx.flush(deps);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { PermanentError, type BusMessage } from '@atendo/sdk';
-import type { MessageRow } from '../../model';
+import type { MessageRow, TicketRow } from '../../model';
+import { camelRow } from '../core';
 import type { TicketsDeps } from '../deps';
 import { ACK, SEND_ERROR, emitMessageUpdate, normalize, type Reaction } from './serialize';
 import { MESSAGE_TOPICS } from './outbound';
@@ -51,15 +52,18 @@ export async function applySent(deps: TicketsDeps, p: { companyId: number; messa
   const ack = p.ack ?? ACK.sent;
   try {
     // One conditional statement (no explicit transaction): the row changes only when something differs,
-    // so a repeated result writes and pushes nothing; ack never goes down.
-    const [changed] = (await deps.db('messages')
-      .where({ id: p.messageId, companyId: p.companyId, isPrivate: false })
-      .whereRaw('(wid IS DISTINCT FROM ? OR ack < ? OR send_error IS NOT NULL)', [p.wid, ack])
-      .update({ wid: p.wid, ack: deps.db.raw('GREATEST(ack, ?)', [ack]), sendError: null, updatedAt: deps.db.fn.now() })
-      .returning('*')) as MessageRow[];
-    if (!changed) return undefined;
-    const row = normalize(changed);
-    await emitMessageUpdate(deps, row);
+    // so a repeated result writes and pushes nothing; ack never goes down. The message's ticket comes back
+    // with it, for the push's audiences.
+    const { rows } = (await deps.db.raw(
+      `UPDATE messages SET wid = ?, ack = GREATEST(ack, ?), send_error = NULL, updated_at = now()
+       WHERE id = ? AND company_id = ? AND is_private = false AND (wid IS DISTINCT FROM ? OR ack < ? OR send_error IS NOT NULL)
+       RETURNING messages.*, (SELECT row_to_json(t) FROM tickets t WHERE t.id = messages.ticket_id AND t.company_id = messages.company_id) AS ticket_row`,
+      [p.wid, ack, p.messageId, p.companyId, p.wid, ack],
+    )) as { rows: (Record<string, unknown> & { ticket_row: Record<string, unknown> | null })[] };
+    if (!rows[0]) return undefined;
+    const { ticket_row: ticketRow, ...changed } = rows[0];
+    const row = normalize(camelRow<MessageRow>(changed));
+    await emitMessageUpdate(deps, row, 'update', ticketRow ? camelRow<TicketRow>(ticketRow) : null);
     return row;
   } catch (err) {
     if ((err as { code?: string }).code === '23505') throw new PermanentError(`message.sent: wid already used by another message`, { cause: err });

@@ -137,10 +137,11 @@ export const socketTicket = socketTicketOf;
 
 /**
  * Emits `company-{cid}-appMessage` {action:'update', message} (after commit) to the audiences of the
- * message's ticket. No-op when the ticket is gone.
+ * message's ticket. No-op when the ticket is gone. `known`: the message's ticket row when the caller read it
+ * with the message (null: gone); read here otherwise.
  */
-export async function emitMessageUpdate(deps: TicketsDeps, row: MessageRow, action: 'update' | 'delete' = 'update'): Promise<SerializedMessage> {
-  const ticket = (await deps.db('tickets').where({ id: row.ticketId, companyId: row.companyId }).first()) as TicketRow | undefined;
+export async function emitMessageUpdate(deps: TicketsDeps, row: MessageRow, action: 'update' | 'delete' = 'update', known?: TicketRow | null): Promise<SerializedMessage> {
+  const ticket = known !== undefined ? (known ?? undefined) : ((await deps.db('tickets').where({ id: row.ticketId, companyId: row.companyId }).first()) as TicketRow | undefined);
   const [message] = await serializeMessages(deps, row.companyId, [row], { tickets: ticket ? [ticket] : undefined });
   if (ticket) deps.realtime.emitToCompany(row.companyId, companyEvent(row.companyId, 'appMessage'), { action, message }, { audiences: ticketAudiences(ticket) });
   return message;

@@ -350,7 +350,10 @@ describeBrowser('the attendant’s day in Chromium (issue 20)', () => {
     await k.as(admin, 'GET', `/messages/${(await ticketOf('Gil Suporte')).id}`);
     await page.getByTestId('filter-unread').check();
     await row(page, 'Gil Suporte').waitFor({ state: 'detached', timeout: 10_000 });
+    // The filtered answer: Helena in it (Gil's row also leaves while the list reloads), Gil not.
+    await row(page, 'Helena Vendas').waitFor({ timeout: 10_000 });
     expect(await row(page, 'Helena Vendas').count()).toBe(1);
+    expect(await row(page, 'Gil Suporte').count()).toBe(0);
     await page.getByTestId('filter-unread').uncheck();
     await row(page, 'Gil Suporte').waitFor({ timeout: 10_000 });
 

@@ -236,6 +236,8 @@ describe('Meta webhook: handshake, signature, queueing, routing', () => {
       const raw = metaCompact(fixture('whatsapp-cloud', 'reaction.json'));
       expect((await signed(raw)).statusCode).toBe(200);
       await waitFor(() => inbound.length === 1);
+      // Redelivered once the first is done and its inbox row deleted (until then it is a duplicate of it).
+      await waitFor(async () => (await k.db('inboxEvents').where({ key: queued[0].key }).first()) === undefined);
       expect((await signed(raw)).statusCode).toBe(200);
       await waitFor(() => inbound.length === 2);
       const [a, b] = inbound;
@@ -277,7 +279,8 @@ describe('Meta webhook configuration', () => {
       const page = metaCompact(fixture('messenger', 'text.json'));
       expect((await post(ig, 'cfg-ig-secret')).statusCode).toBe(200);
       await waitFor(() => inbound.length === 1);
-      expect((await post(ig, 'cfg-app-secret')).statusCode).toBe(200);
+      // The same body again would be a duplicate of the first while its inbox row is kept: another byte.
+      expect((await post(`${ig} `, 'cfg-app-secret')).statusCode).toBe(200);
       expect((await post(page, 'cfg-ig-secret')).json()).toEqual({ error: 'ERR_INVALID_SIGNATURE', message: 'Invalid signature' });
       await waitFor(() => inbound.length === 2);
       expect(inbound.map((m) => m.payload.channel)).toEqual(['instagram', 'instagram']);

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { errorResponses, ErrorResponse, iso, IsoDateTime, Nullable, Type, type PluginApp, type TypeBoxTypeProvider } from '@atendo/sdk';
+import { camelRow, errorResponses, ErrorResponse, iso, IsoDateTime, Nullable, Type, type PluginApp, type TypeBoxTypeProvider } from '@atendo/sdk';
 import { PLAN_FEATURES, type PlanFeature } from '@atendo/sdk/wire';
 import * as sdk from '@atendo/sdk';
 import { installErrorHandlers } from '@atendo/core/src/plugins/errors';
@@ -25,6 +25,13 @@ describe('SDK schema helpers', () => {
     expect(iso(null)).toBe('');
     expect(iso(undefined)).toBe('');
     expect(IsoDateTime).toMatchObject({ type: 'string', format: 'date-time' });
+  });
+
+  test('camelRow: snake_case keys become camelCase, values (nested ones too) unchanged', () => {
+    const nested = { tag_id: 1 };
+    const out = camelRow<Record<string, unknown>>({ last_message: 'oi', id: 7, is_bot: false, tag_links: [nested], companyId: 3 });
+    expect(out).toEqual({ lastMessage: 'oi', id: 7, isBot: false, tagLinks: [nested], companyId: 3 });
+    expect((out.tagLinks as unknown[])[0]).toBe(nested);
   });
 
   test('Nullable: typed schemas get nullable (OpenAPI 3.0), unions anyOf with null', () => {

@@ -74,6 +74,16 @@ export function iso(v: unknown): string {
 }
 
 /**
+ * A row's snake_case keys in camelCase (`last_message` -> `lastMessage`), values unchanged: for rows of
+ * `db.raw(...)` and JSON columns, which knex's identifier mappers do not convert.
+ */
+export function camelRow<T = Record<string, unknown>>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v;
+  return out as T;
+}
+
+/**
  * The Fastify instance a plugin registers routes on (`ctx.app`): typed by TypeBox, so `req.params`, `req.query`
  * and `req.body` have the static types of the route's `schema.params/querystring/body` (no casts).
  * Route builders take it as their parameter type: `function queueRoutes(app: PluginApp, ...)`.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BatchLoader, WriteBatcher } from '@atendo/sdk';
+import { BatchLoader, WriteBatcher, camelRow } from '@atendo/sdk';
 import type { BotState, NpsQuery, NpsRating, NpsSummary } from '../contract';
 import { summarizeNps } from '../rules/answers';
 
@@ -36,11 +36,6 @@ const LEASE_POLL_MS = 25;
 export const PROCESSED_KEEP_DAYS = 7;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** snake_case keys of a raw row to camelCase (knex's mapping does not apply to `raw`). */
-function camel(r: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
-}
 
 function toRow(r: Record<string, unknown>): StateRow {
   return { ...(r as unknown as StateRow), path: Array.isArray(r.path) ? (r.path as number[]) : [] };
@@ -85,7 +80,7 @@ export class AutomationStore {
          RETURNING *`,
         [tries.map((i) => items[i].ticketId), tries.map((i) => items[i].companyId)],
       )) as { rows: Record<string, unknown>[] };
-      const got = new Map(rows.map((r) => [Number(r.ticket_id), toRow(camel(r))]));
+      const got = new Map(rows.map((r) => [Number(r.ticket_id), toRow(camelRow(r))]));
       return items.map((i, idx) => (first.get(i.ticketId) === idx ? got.get(i.ticketId) : undefined));
     });
     this.claims = new BatchLoader(async (items) => {

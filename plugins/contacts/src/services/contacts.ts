@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { AppError, iso, type AuthUser, type Contributions, type IdentityService, type Realtime } from '@atendo/sdk';
+import { AppError, camelRow, iso, type AuthUser, type Contributions, type IdentityService, type Realtime } from '@atendo/sdk';
 import type { TagsService } from '@atendo/plugin-tags/contract';
 import type {
   Contact,
@@ -46,12 +46,6 @@ const MAX_INT = 2147483647;
 const isoOrNull = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : iso(v));
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** snake_case keys of a raw row to camelCase (raw queries bypass knex's identifier mappers). */
-function camelRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
-  return out;
-}
 
 /** Maps a unique violation on (company, number) to 409 ERR_DUPLICATED_CONTACT. */
 function mapDuplicate(err: unknown): never {

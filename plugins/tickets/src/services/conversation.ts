@@ -3,7 +3,8 @@ import { BatchLoader, PermanentError, RetryableError, WriteBatcher, type BusMess
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
 import type { MessageRow, TicketRow } from '../model';
-import { camelRow, ticketSnapshot } from './core';
+import { camelRow } from '@atendo/sdk';
+import { ticketSnapshot } from './core';
 import type { TicketsDeps } from './deps';
 
 /**

@@ -15,13 +15,6 @@ import { wireTicketRow } from './wire-decorators';
  * facts, the wire serialization of tickets, ticket-log entries and the real-time emits.
  */
 
-/** snake_case keys of a raw or JSON row to camelCase (raw queries and JSON columns bypass knex's identifier mappers). */
-export function camelRow<T>(row: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v;
-  return out as T;
-}
-
 /**
  * Row locks on tickets: 'update' (FOR NO KEY UPDATE) serialises writers of the row but lets foreign-key
  * checks of new messages, logs and notes through (they take KEY SHARE), so an insert referencing a ticket

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { PermanentError, type BusMessage } from '@atendo/sdk';
 import type { MessageRow, TicketRow } from '../../model';
-import { camelRow } from '../core';
+import { camelRow } from '@atendo/sdk';
 import type { TicketsDeps } from '../deps';
 import { ACK, SEND_ERROR, emitMessageUpdate, normalize, type Reaction } from './serialize';
 import { MESSAGE_TOPICS } from './outbound';

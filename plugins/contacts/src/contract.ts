@@ -91,6 +91,15 @@ export interface FindOrCreateInput {
   profilePicUrl?: string | null;
 }
 
+/** Options of `findOrCreateMany` (added, additive). */
+export interface FindOrCreateManyOptions {
+  /**
+   * Filled with the tags of every answered contact (as `tagsOf`; new contacts: []), read with the contacts'
+   * own rows: no separate `tagsOf` read for callers that show them.
+   */
+  tagsOut?: Map<number, ContactTagRef[]>;
+}
+
 /**
  * The `contacts` service other plugins get with `ctx.services.get(contactsService)` (declare
  * `dependsOn: ['contacts']`). Every method is scoped to `companyId`: ids of another company are unknown.
@@ -122,7 +131,13 @@ export interface ContactsService {
    * input, in input order (inputs sharing a number share the contact; for them the last given fields win).
    * 400 ERR_VALIDATION for an empty or over-long number.
    */
-  findOrCreateMany?(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction): Promise<Contact[]>;
+  findOrCreateMany?(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction, opts?: FindOrCreateManyOptions): Promise<Contact[]>;
+  /**
+   * Added (additive): `getMany` with each contact's tags (`tagsOf`'s answer: every found contact's id is a
+   * key), in one statement, plus one read of the tags when some contact has any. Callers that show contacts
+   * with their tags (ticket payloads) save the separate `tagsOf` read.
+   */
+  getManyWithTags?(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<{ contacts: Contact[]; tags: Map<number, ContactTagRef[]> }>;
   /** Added (additive): the contact whose stored `number` is exactly `number` (no reformatting), or undefined. */
   getByNumber?(companyId: number, number: string): Promise<Contact | undefined>;
   /** The LGPD display mask (`5511987654321` -> `55119******21`); groups unchanged. */

@@ -156,6 +156,8 @@ describe('tickets: inbound pipeline', () => {
     await k.db('ticketTags').insert([red, blue].map((tag) => ({ ticketId: t.id, tagId: tag.id, companyId: A.companyId })));
     // A link row naming another company is not the ticket's tag.
     await k.db('ticketTags').insert({ ticketId: t.id, tagId: foreign.id, companyId: B.companyId });
+    // The contact's tags come with the batch's contact read.
+    await k.db('contactTags').insert({ contactId: contact.id, tagId: blue.id, companyId: A.companyId });
     const next = envelope({ companyId: A.companyId, connectionId: A.conn.id, thread: { externalId: number, isGroup: false } });
     const gotMessage = eventOn(sa, A.companyId, 'appMessage', (p) => p.message?.wid === next.externalId);
     const gotTicket = eventOn(sa, A.companyId, 'ticket', (p) => p.ticketId === t.id && p.ticket?.lastMessage === 'Olá, preciso de ajuda' && p.ticket?.tags?.length > 0);
@@ -165,6 +167,10 @@ describe('tickets: inbound pipeline', () => {
     expect(byId(shown)).toEqual(byId([red, blue].map((tag) => ({ id: tag.id, name: tag.name, color: tag.color }))));
     expect(byId((await gotMessage).ticket.tags)).toEqual(byId(shown));
     expect(byId((await gotTicket).ticket.tags)).toEqual(byId(shown));
+    const shownContactTags = (await k.as(A.admin, 'GET', `/tickets/${t.id}`)).json().contact.tags;
+    expect(shownContactTags.map((x: { id: number }) => x.id)).toEqual([blue.id]);
+    expect((await gotMessage).ticket.contact.tags).toEqual(shownContactTags);
+    expect((await gotTicket).ticket.contact.tags).toEqual(shownContactTags);
   });
 
   test('an existing contact gets the sender\'s new name (contact update event); echoes never rename it', async () => {

@@ -7,7 +7,7 @@ import { UploadStore } from '@atendo/core/src/uploads';
 import type { MessageRow, TicketRow } from '../src/model';
 import { buildDeps, type TicketsDeps } from '../src/services/deps';
 import { applyEdit, applyReaction, applyRemoteDelete, applyStatus, createOutboundMessage, RESULTS_QUEUE } from '../src/services/messages';
-import { createAgent, createConnection, createContact, createTenant, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
+import { createAgent, createConnection, createContact, createTag, createTenant, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -157,6 +157,33 @@ describe('tickets: messages', () => {
       await waitFor(() => events.length >= 1);
       await flush([s]);
       expect(events.map((e) => (e.payload.message as { ack: number }).ack)).toEqual([3]);
+    });
+
+    test("the pushes show the ticket's and the contact's tags as GET /tickets/:id does, read with the message's writes (no tag reads of their own)", async () => {
+      const { contact, ticket } = await conversation(A);
+      const [red, blue] = [await createTag(k, A.companyId, { name: 'Vermelha msg' }), await createTag(k, A.companyId, { name: 'Azul msg' })];
+      const foreign = await createTag(k, B.companyId, { name: 'Outra msg' });
+      await k.db('ticketTags').insert([{ ticketId: ticket.id, tagId: red.id, companyId: A.companyId }, { ticketId: ticket.id, tagId: foreign.id, companyId: B.companyId }]);
+      await k.db('contactTags').insert({ contactId: contact.id, tagId: blue.id, companyId: A.companyId });
+      const s = await connect(A.userA);
+      const created = appEvent(s, 'create', (m) => m.body === 'Com etiquetas');
+      const sqls: string[] = [];
+      const count = (q: { sql: string }) => sqls.push(q.sql);
+      k.db.on('query', count);
+      let ev: Record<string, any>;
+      try {
+        expect((await send(A.userA, ticket.id, { body: 'Com etiquetas' })).statusCode).toBe(200);
+        ev = await created;
+      } finally {
+        k.db.off('query', count);
+      }
+      const shown = (await k.as(A.admin, 'GET', `/tickets/${ticket.id}`)).json();
+      expect(ev.ticket.tags).toEqual([{ id: red.id, name: red.name, color: red.color }]);
+      expect(ev.ticket.tags).toEqual(shown.tags);
+      expect(ev.contact.tags.map((t: { id: number }) => t.id)).toEqual([blue.id]);
+      expect(ev.contact.tags).toEqual(shown.contact.tags);
+      // Tag links ride on the ticket's update and the contact's read.
+      expect(sqls.filter((q) => /^select .* from "(ticket_tags|contact_tags)"/i.test(q))).toEqual([]);
     });
 
     test('message.failed marks send_error ERR_SENDING_WAPP_MSG (ack stays 0) and pushes an update; results of another company are ignored', async () => {

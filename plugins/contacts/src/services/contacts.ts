@@ -221,22 +221,49 @@ export class ContactStore implements ContactsService {
   }
 
   async tagsOf(companyId: number, contactIds: number[]): Promise<Map<number, ContactTagRef[]>> {
-    const out = new Map<number, ContactTagRef[]>();
     const ids = [...new Set(contactIds)].filter((v) => Number.isInteger(v) && v > 0 && v <= MAX_INT);
-    for (const id of ids) out.set(id, []);
-    if (!ids.length) return out;
-    const links: { contactId: number; tagId: number; createdAt: Date; updatedAt: Date }[] = await this.db('contactTags')
+    if (!ids.length) return new Map();
+    const links: TagLink[] = await this.db('contactTags')
       .where({ companyId })
       .whereIn('contactId', ids)
       .select('contactId', 'tagId', 'createdAt', 'updatedAt');
+    return this.tagRefs(companyId, ids, links);
+  }
+
+  /**
+   * The contacts of `companyId` among `ids` with their tags, in one statement (a `tag_links` JSON column of
+   * each contact's links; plus one read of the tags when some contact has any). See ContactsService.
+   */
+  async getManyWithTags(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<{ contacts: Contact[]; tags: Map<number, ContactTagRef[]> }> {
+    const wanted = [...new Set(ids)].filter((v) => Number.isInteger(v) && v > 0 && v <= MAX_INT);
+    if (!wanted.length) return { contacts: [], tags: new Map() };
+    const q = trx ?? this.db;
+    const rows: Record<string, unknown>[] = await q('contacts').where({ companyId }).whereIn('id', wanted).select('contacts.*', q.raw(tagLinksColumn('contacts')));
+    return { contacts: rows.map((r) => this.toContact(r)), tags: await this.tagRefsOfRows(companyId, rows) };
+  }
+
+  /** The tags of rows read with `tagLinksColumn` (every row's contact id is a key). */
+  private tagRefsOfRows(companyId: number, rows: Record<string, unknown>[]): Promise<Map<number, ContactTagRef[]>> {
+    const links: TagLink[] = [];
+    for (const r of rows) {
+      for (const [tagId, createdAt, updatedAt] of parseLinks(r.tagLinks)) links.push({ contactId: r.id as number, tagId, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) });
+    }
+    return this.tagRefs(companyId, rows.map((r) => r.id as number), links);
+  }
+
+  /** `contact.tags` of each of `contactIds` (every one a key; tags ordered by name) from their links. */
+  private async tagRefs(companyId: number, contactIds: number[], links: TagLink[]): Promise<Map<number, ContactTagRef[]>> {
+    const out = new Map<number, ContactTagRef[]>();
+    for (const id of contactIds) out.set(id, []);
     if (!links.length) return out;
     const tags = await this.tags.getMany(companyId, [...new Set(links.map((l) => l.tagId))]);
     const order = new Map(tags.map((t, i) => [t.id, i]));
     const byId = new Map(tags.map((t) => [t.id, t]));
     for (const l of links) {
       const tag = byId.get(l.tagId);
-      if (!tag) continue;
-      out.get(l.contactId)!.push({
+      const list = out.get(l.contactId);
+      if (!tag || !list) continue;
+      list.push({
         ...tag,
         createdAt: iso(tag.createdAt),
         updatedAt: iso(tag.updatedAt),
@@ -557,8 +584,9 @@ export class ContactStore implements ContactsService {
     return contact;
   }
 
-  async findOrCreateMany(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction): Promise<Contact[]> {
+  async findOrCreateMany(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction, opts: { tagsOut?: Map<number, ContactTagRef[]> } = {}): Promise<Contact[]> {
     if (!inputs.length) return [];
+    const tagsOut = opts.tagsOut;
     type Wanted = { number: string; name: string | null; pic: string | null; lid: string | null; jid: string | null; channel: ContactChannel; isGroup: boolean };
     const byNumber = new Map<string, Wanted>();
     const numbers = inputs.map((input) => {
@@ -582,8 +610,10 @@ export class ContactStore implements ContactsService {
     const found = new Map<string, Contact>();
     const rows = new Map<string, Record<string, unknown>>();
     const events: { action: 'create' | 'update'; contact: Contact }[] = [];
+    // Rows read or written, with their tag links when `tagsOut` wants them.
+    const withLinks = (b: Knex.QueryBuilder) => (tagsOut ? b.select('contacts.*', q.raw(tagLinksColumn('contacts'))) : b);
     // The common case (known contacts, nothing new about them) is this one read.
-    for (const r of (await q('contacts').where({ companyId }).whereIn('number', wanted.map((w) => w.number))) as Record<string, unknown>[]) rows.set(String(r.number), r);
+    for (const r of (await withLinks(q('contacts').where({ companyId }).whereIn('number', wanted.map((w) => w.number)))) as Record<string, unknown>[]) rows.set(String(r.number), r);
     const differs = (w: Wanted, r: Record<string, unknown>) =>
       (w.name !== null && r.name !== w.name) || (w.pic !== null && r.profilePicUrl !== w.pic) || (w.lid !== null && r.lid !== w.lid) || (w.jid !== null && r.remoteJid !== w.jid);
     const missing = wanted.filter((w) => !rows.has(w.number));
@@ -601,7 +631,7 @@ export class ContactStore implements ContactsService {
       }
       // Created meanwhile by another caller: read them (the insert waited for that caller's commit).
       const raced = missing.filter((w) => !found.has(w.number)).map((w) => w.number);
-      if (raced.length) for (const r of (await q('contacts').where({ companyId }).whereIn('number', raced)) as Record<string, unknown>[]) rows.set(String(r.number), r);
+      if (raced.length) for (const r of (await withLinks(q('contacts').where({ companyId }).whereIn('number', raced))) as Record<string, unknown>[]) rows.set(String(r.number), r);
     }
     const changes = wanted.filter((w) => !found.has(w.number) && rows.has(w.number) && differs(w, rows.get(w.number)!));
     if (changes.length) {
@@ -616,12 +646,14 @@ export class ContactStore implements ContactsService {
              OR (i.pic IS NOT NULL AND c.profile_pic_url IS DISTINCT FROM i.pic)
              OR (i.lid IS NOT NULL AND c.lid IS DISTINCT FROM i.lid)
              OR (i.jid IS NOT NULL AND c.remote_jid IS DISTINCT FROM i.jid))
-         RETURNING c.*`,
+         RETURNING c.*${tagsOut ? `, ${tagLinksColumn('c')}` : ''}`,
         [...changes.flatMap((w) => [w.number, w.name, w.pic, w.lid, w.jid]), companyId],
       );
       for (const r of updated as Record<string, unknown>[]) {
-        const c = this.toContact(camelRow(r));
+        const row = camelRow(r);
+        const c = this.toContact(row);
         found.set(c.number, c);
+        rows.set(c.number, row);
         events.push({ action: 'update', contact: c });
       }
     }
@@ -630,6 +662,12 @@ export class ContactStore implements ContactsService {
       const r = rows.get(w.number);
       // A contact deleted between the statements: the single-row path recreates it.
       found.set(w.number, r ? this.toContact(r) : await this.findOrCreate(companyId, { number: w.number, name: w.name, channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic }, trx));
+    }
+    if (tagsOut) {
+      // Created contacts have no tags; the others' links came with their rows.
+      const read = wanted.map((w) => rows.get(w.number)).filter((r): r is Record<string, unknown> => r !== undefined && found.get(String(r.number))?.id === r.id);
+      for (const [id, list] of await this.tagRefsOfRows(companyId, read)) tagsOut.set(id, list);
+      for (const c of found.values()) if (!tagsOut.has(c.id)) tagsOut.set(c.id, []);
     }
     if (events.length) {
       const send = () => events.forEach((e) => this.emit(companyId, e));
@@ -652,7 +690,8 @@ export class ContactStore implements ContactsService {
       get: (c, id) => this.get(c, id),
       getMany: (c, ids, trx) => this.getMany(c, ids, trx),
       findOrCreate: (c, input, trx) => this.findOrCreate(c, input, trx),
-      findOrCreateMany: (c, inputs, trx) => this.findOrCreateMany(c, inputs, trx),
+      findOrCreateMany: (c, inputs, trx, opts) => this.findOrCreateMany(c, inputs, trx, opts),
+      getManyWithTags: (c, ids, trx) => this.getManyWithTags(c, ids, trx),
       getByNumber: (c, number) => this.getByNumber(c, number),
       maskNumber: (n, g) => maskNumber(n, g),
       shouldMask: (c, caller) => this.shouldMask(c, caller),
@@ -672,4 +711,21 @@ export class ContactStore implements ContactsService {
       .map((e) => ({ ...e, contactId, companyId }));
     if (rows.length) await trx('contactExtraInfo').insert(rows);
   }
+}
+
+/** A contact's link to a tag (`contact_tags` row). */
+type TagLink = { contactId: number; tagId: number; createdAt: Date; updatedAt: Date };
+
+/**
+ * A `tag_links` column of the contacts aliased `alias`: their `contact_tags` rows as a JSON array of
+ * `[tagId, createdAt, updatedAt]` (same company; `[]` without tags).
+ */
+function tagLinksColumn(alias: string): string {
+  return `COALESCE((SELECT json_agg(json_build_array(ct.tag_id, ct.created_at, ct.updated_at)) FROM contact_tags ct WHERE ct.contact_id = ${alias}.id AND ct.company_id = ${alias}.company_id), '[]'::json) AS tag_links`;
+}
+
+/** The `tag_links` column's value (pg parses json; knex's mapper leaves its name `tagLinks`). */
+function parseLinks(v: unknown): [number, string, string][] {
+  if (typeof v === 'string') return JSON.parse(v) as [number, string, string][];
+  return Array.isArray(v) ? (v as [number, string, string][]) : [];
 }

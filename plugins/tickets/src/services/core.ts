@@ -6,7 +6,7 @@ import type { Ticket } from '@atendo/sdk/wire';
 import type { TicketActor, TicketBusEvent, TicketChangedEvent, TicketClosedEvent, TicketSnapshot, TicketState } from '../contract';
 import { ticketAudiences } from '../visibility';
 import type { TicketsDeps } from './deps';
-import type { Contact } from '@atendo/plugin-contacts/contract';
+import type { Contact, ContactTagRef } from '@atendo/plugin-contacts/contract';
 import type { Connection } from '@atendo/plugin-connections/contract';
 import { wireTicketRow } from './wire-decorators';
 
@@ -66,6 +66,8 @@ export async function serializeTickets(
       connections?: Pick<Connection, 'id' | 'name' | 'channel' | 'groupAsTicket'>[];
       /** Tag ids per ticket id, when the caller read them with the rows (every row covered: no `ticket_tags` read). */
       ticketTags?: ReadonlyMap<number, readonly number[]>;
+      /** The contacts' tags (`contacts.tagsOf`'s answer), when the caller read them (every contact covered: no read). */
+      contactTags?: ReadonlyMap<number, ContactTagRef[]>;
     };
   } = {},
 ): Promise<Ticket[]> {
@@ -77,13 +79,17 @@ export async function serializeTickets(
   const haveContacts = knownContacts !== undefined && contactIds.every((id) => knownContacts.some((c) => c.id === id));
   const knownTags = opts.known?.ticketTags;
   const haveTags = knownTags !== undefined && rows.every((r) => knownTags.has(r.id));
+  const knownContactTags = opts.known?.contactTags;
+  const haveContactTags = knownContactTags !== undefined && contactIds.every((id) => knownContactTags.has(id));
+  // Neither known: contacts and their tags in one read (when the contacts plugin offers it).
+  const together = !haveContacts && !haveContactTags && deps.contacts.getManyWithTags ? deps.contacts.getManyWithTags(companyId, contactIds) : undefined;
   const knownConnections = opts.known?.connections;
   const haveConnections = knownConnections !== undefined && rows.every((r) => r.whatsappId === null || knownConnections.some((c) => c.id === r.whatsappId));
   // Queues, connections, users' names and tags through the display cache (when the plugin set one up).
   const shown = deps.display ?? deps;
   const [contacts, contactTags, users, queues, connections, tagLinks] = await Promise.all([
-    haveContacts ? Promise.resolve(knownContacts) : deps.contacts.getMany(companyId, contactIds),
-    deps.contacts.tagsOf(companyId, contactIds),
+    haveContacts ? Promise.resolve(knownContacts) : together ? together.then((x) => x.contacts) : deps.contacts.getMany(companyId, contactIds),
+    haveContactTags ? Promise.resolve(knownContactTags) : together ? together.then((x) => x.tags) : deps.contacts.tagsOf(companyId, contactIds),
     userIds.length ? shown.identity.listUsers(companyId, userIds) : Promise.resolve([]),
     Promise.all(queueIds.map((id) => shown.queues.getQueue(companyId, id))),
     haveConnections ? Promise.resolve(knownConnections) : shown.connections.list(companyId),
@@ -153,7 +159,11 @@ export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, pre
  * The ticket as socket payloads show it (numbers masked for everyone when lgpdHideNumber is enabled);
  * `known.contacts`: its contact when the caller read it already.
  */
-export async function socketTicketOf(deps: TicketsDeps, ticket: TicketRow, known?: { contacts?: Contact[] }): Promise<Ticket> {
+export async function socketTicketOf(
+  deps: TicketsDeps,
+  ticket: TicketRow,
+  known?: { contacts?: Contact[]; contactTags?: ReadonlyMap<number, ContactTagRef[]>; ticketTags?: ReadonlyMap<number, readonly number[]> },
+): Promise<Ticket> {
   const mask = (await deps.identity.getCompanySetting(ticket.companyId, 'lgpdHideNumber')) === 'enabled';
   const [serialized] = await serializeTickets(deps, ticket.companyId, [ticket], { maskNumbers: mask, known });
   return serialized;

@@ -106,7 +106,7 @@ export class Announcer {
         this.masksNumbers(companyId),
         this.wireMessages(companyId, stored, a.tickets),
       ]);
-      const wire = await serializeTickets(deps, companyId, ticketRows, { maskNumbers: mask, known: { contacts, connections, ticketTags: a.ticketTags } });
+      const wire = await serializeTickets(deps, companyId, ticketRows, { maskNumbers: mask, known: { contacts, connections, ticketTags: a.ticketTags, contactTags: a.contactTags } });
       const wireById = new Map(wire.map((t) => [t.id as number, t]));
       const appMessage = companyEvent(companyId, 'appMessage');
       stored.forEach((s, idx) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { PermanentError, RetryableError, type Envelope } from '@atendo/sdk';
 import type { Connection } from '@atendo/plugin-connections/contract';
-import type { Contact, FindOrCreateInput } from '@atendo/plugin-contacts/contract';
+import type { Contact, ContactTagRef, FindOrCreateInput } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../../model';
 import { CONVERSATION_STATUSES } from '../../model';
 import { camelRow } from '@atendo/sdk';
@@ -62,6 +62,8 @@ export interface Announce {
   opened: Map<number, { previous?: TicketRow }>;
   /** The tag ids of the batch's tickets, read with their lock (new tickets: none); absent ones are read when announced. */
   ticketTags: Map<number, number[]>;
+  /** The tags of the batch's contacts, read with them (`findOrCreateMany`'s `tagsOut`); absent ones are read when announced. */
+  contactTags: Map<number, ContactTagRef[]>;
 }
 
 const keyOf = (companyId: number, contactId: number, connectionId: number) => `${companyId}:${contactId}:${connectionId}`;
@@ -103,7 +105,7 @@ export async function processBatch(deps: TicketsDeps, connections: ConnectionCac
  * The contacts of the envelopes (the thread's, and in groups the participant's), one call per company,
  * inside the batch's transaction. Envelopes of blocked contacts are left out.
  */
-async function contactsOf(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], conns: Map<Item, Connection>): Promise<Prepared[]> {
+async function contactsOf(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], conns: Map<Item, Connection>, contactTags: Map<number, ContactTagRef[]>): Promise<Prepared[]> {
   const byCompany = new Map<number, { inputs: FindOrCreateInput[]; slots: { item: Item; kind: 'thread' | 'participant' }[] }>();
   for (const i of live) {
     const e = i.env;
@@ -129,7 +131,8 @@ async function contactsOf(deps: TicketsDeps, trx: Knex.Transaction, live: Item[]
   const participantContact = new Map<Item, Contact>();
   for (const [companyId, g] of byCompany) {
     const many = deps.contacts.findOrCreateMany;
-    const contacts = many ? await many(companyId, g.inputs, trx) : await Promise.all(g.inputs.map((x) => deps.contacts.findOrCreate(companyId, x, trx)));
+    // Their tags come along for the live events (contact ids are unique across companies).
+    const contacts = many ? await many(companyId, g.inputs, trx, { tagsOut: contactTags }) : await Promise.all(g.inputs.map((x) => deps.contacts.findOrCreate(companyId, x, trx)));
     g.slots.forEach((s, idx) => (s.kind === 'thread' ? threadContact : participantContact).set(s.item, contacts[idx]));
   }
   const prepared: Prepared[] = [];
@@ -183,7 +186,8 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
   if (!fresh.length) return undefined;
 
   // 2. Contacts (blocked ones: nothing stored).
-  let todo = await contactsOf(deps, trx, fresh, conns);
+  const contactTags = new Map<number, ContactTagRef[]>();
+  let todo = await contactsOf(deps, trx, fresh, conns, contactTags);
   if (!todo.length) return undefined;
 
   // 3. Tickets: the active one of each (contact, connection), locked in id order.
@@ -352,5 +356,5 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
     const t = camelRow<TicketRow>(r);
     finalTickets.set(t.id, t);
   }
-  return { stored, tickets: finalTickets, opened, ticketTags };
+  return { stored, tickets: finalTickets, opened, ticketTags, contactTags };
 }

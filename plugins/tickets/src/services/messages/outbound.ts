@@ -85,6 +85,8 @@ export interface StoredOutbound {
   ticket: TicketRow;
   /** Who wrote it (`message.stored`). */
   by: TicketActor;
+  /** The ticket's tag ids, read with its update (absent: read when announced). */
+  ticketTagIds?: number[];
 }
 
 /**
@@ -123,12 +125,13 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
       dataJson: input.dataJson ?? null,
     })
     .returning('*')) as MessageRow[];
-  const [ticket] = (await trx('tickets')
+  // The ticket's tag ids come back with its update (the pushes show its tags): no separate read.
+  const [{ outboundTagIds, ...ticket }] = (await trx('tickets')
     .where({ id: t.id, companyId: t.companyId })
     .update({ ...input.ticketFields, lastMessage: lastMessageOf(mediaType, body, input.media?.fileName ?? null), fromMe: true, updatedAt: trx.fn.now() })
-    .returning('*')) as TicketRow[];
+    .returning(['*', trx.raw('ARRAY(SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = tickets.id AND tt.company_id = tickets.company_id) AS outbound_tag_ids')])) as (TicketRow & { outboundTagIds: number[] })[];
   const by: TicketActor = input.by ?? (input.userId !== null && !input.automatic ? { kind: 'user', userId: input.userId } : { kind: 'system', reason: 'automatic' });
-  return { message: normalize(raw), ticket, by };
+  return { message: normalize(raw), ticket, by, ticketTagIds: outboundTagIds.map(Number) };
 }
 
 /**
@@ -139,13 +142,15 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
  */
 export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredOutbound, opts: { emitTicket?: boolean } = {}): Promise<SerializedMessage> {
   const { message, ticket } = stored;
-  // The ticket's contact, read once for the pushes and the send command.
-  const [[serialized], [contact]] = await Promise.all([
+  // The ticket's contact (with its tags when the contacts plugin offers it), read once for the pushes and the send command.
+  const withTags = deps.contacts.getManyWithTags;
+  const [[serialized], { contacts: [contact], tags: contactTags }] = await Promise.all([
     serializeMessages(deps, ticket.companyId, [message], { tickets: [ticket] }),
-    deps.contacts.getMany(ticket.companyId, [ticket.contactId]),
+    withTags ? withTags(ticket.companyId, [ticket.contactId]) : deps.contacts.getMany(ticket.companyId, [ticket.contactId]).then((contacts) => ({ contacts, tags: undefined })),
   ]);
   try {
-    const wireTicket = await socketTicket(deps, ticket, contact ? { contacts: [contact] } : undefined);
+    const ticketTags = stored.ticketTagIds ? new Map([[ticket.id, stored.ticketTagIds]]) : undefined;
+    const wireTicket = await socketTicket(deps, ticket, contact ? { contacts: [contact], contactTags, ticketTags } : undefined);
     deps.realtime.emitToCompany(
       ticket.companyId,
       companyEvent(ticket.companyId, 'appMessage'),

@@ -24,6 +24,7 @@
  * BENCH_CPU_PROF (a folder: the kernel writes a V8 CPU profile there), BENCH_TRACE (1: the kernel prints its SQL
  * statements by count after the import and after the dispatch).
  */
+import { BENCH_BUILD } from './compiled-build';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -52,9 +53,9 @@ interface Ready {
 // Child: the kernel
 
 async function kernelMain(): Promise<void> {
-  const { buildKernel } = await import('@atendo/core/src/app');
-  const { hashPassword } = await import('@atendo/core/src/identity/service');
-  const { signAccess } = await import('@atendo/core/src/plugins/auth');
+  const { buildKernel } = require('@atendo/core/src/app') as typeof import('@atendo/core/src/app');
+  const { hashPassword } = require('@atendo/core/src/identity/service') as typeof import('@atendo/core/src/identity/service');
+  const { signAccess } = require('@atendo/core/src/plugins/auth') as typeof import('@atendo/core/src/plugins/auth');
   const plugins: unknown[] = [];
   const loaded: string[] = [];
   const skipped: string[] = [];
@@ -62,7 +63,7 @@ async function kernelMain(): Promise<void> {
     const entry = join(ROOT, 'plugins', dir, 'src', 'index.ts');
     if (!existsSync(entry)) continue;
     try {
-      const mod = (await import(entry)) as { default?: { id?: string; register?: unknown } };
+      const mod = require(entry) as { default?: { id?: string; register?: unknown } };
       if (mod.default?.id && typeof mod.default.register === 'function') {
         plugins.push(mod.default);
         loaded.push(mod.default.id);
@@ -168,7 +169,7 @@ async function api(base: string, token: string, method: string, path: string, bo
 async function main(): Promise<void> {
   let baseUrl = process.env.DATABASE_URL;
   let embedded: { stop(): Promise<void> } | undefined;
-  const { ensureDatabase, dropDatabase, startEmbeddedPostgres } = await import('@atendo/core/src/db');
+  const { ensureDatabase, dropDatabase, startEmbeddedPostgres } = require('@atendo/core/src/db') as typeof import('@atendo/core/src/db');
   const pgDir = baseUrl ? undefined : mkdtempSync(join(os.tmpdir(), 'atendo-bench-pg-'));
   if (!baseUrl) {
     const server = await startEmbeddedPostgres(pgDir!, Number(process.env.BENCH_PG_PORT ?? 54490), 'postgres');
@@ -224,7 +225,7 @@ async function main(): Promise<void> {
     });
     const cpu = os.cpus();
     console.log(`machine: ${cpu[0]?.model ?? 'unknown'} x ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`kernel: plugins ${ready.plugins.join(', ')}${ready.skipped.length ? ` (not loaded: ${ready.skipped.join('; ')})` : ''}; DB pool ${process.env.DB_POOL_MAX ?? 10}; ${CONNECTIONS} Cloud connection(s)`);
+    console.log(`kernel: plugins ${ready.plugins.join(', ')}${ready.skipped.length ? ` (not loaded: ${ready.skipped.join('; ')})` : ''}; ${BENCH_BUILD} build; DB pool ${process.env.DB_POOL_MAX ?? 10}; ${CONNECTIONS} Cloud connection(s)`);
 
     // 1. Import a ROWS-row sheet.
     const numbers = Array.from({ length: ROWS }, (_, i) => String(5511900000000 + i * 7 + 1));

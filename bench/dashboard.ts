@@ -14,6 +14,7 @@
  * time per cold request (PostgreSQL's own time is in the wall-clock figures only).
  * Env: BENCH_PG_PORT (embedded server port), BENCH_REPEAT, BENCH_LOG=1 (the kernel's errors on stderr).
  */
+import { BENCH_BUILD } from './compiled-build';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
       ['a year (all tickets)', `initialDate=${yearAgo}&finalDate=${today}`],
     ];
     const routes = ['/dashboard', '/dashboard/total-atendimentos', '/dashboard/queues', '/dashboard/ticketsUsers', '/dashboard/user-info', '/dashboard/nps-info', '/dashboard/atendimentos-encerrados', '/ticket/reports'];
-    console.log(`load average at start: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`${BENCH_BUILD} build; load average at start: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     console.log('| route | range | cold p50 ms | cold p95 ms | API CPU ms/req | warm p50 ms |');
     console.log('|---|---|---:|---:|---:|---:|');
     const measure = async (url: string, cold: boolean) => {

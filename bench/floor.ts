@@ -25,6 +25,7 @@
  * of seed-tickets.ts), BENCH_CPU_PROF (a folder: the webhook kernel writes a V8 CPU profile there), BENCH_BOT
  * (the webhook kernel's bot, as in bench/inbound.ts: idle by default).
  */
+import { BENCH_BUILD } from './compiled-build';
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -328,7 +329,7 @@ async function main(): Promise<void> {
     // kernel: one Cloud connection; the bot as BENCH_BOT says, idle by default).
     const inboundUrl = new URL(database.url);
     inboundUrl.pathname = `/${decodeURIComponent(inboundUrl.pathname.slice(1))}_inbound`;
-    const { ensureDatabase, dropDatabase } = await import('@atendo/core/src/db');
+    const { ensureDatabase, dropDatabase } = require('@atendo/core/src/db') as typeof import('@atendo/core/src/db');
     await dropDatabase(inboundUrl.toString()).catch(() => undefined);
     await ensureDatabase(inboundUrl.toString());
     const appSecret = randomBytes(16).toString('hex');
@@ -393,7 +394,7 @@ async function main(): Promise<void> {
 
     const cpu = os.cpus();
     console.log(`machine: ${cpu[0]?.model ?? 'unknown'} x ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
-    console.log(`database ${uncached.ready.dbName}; ${uncached.ready.statements.length} statements per uncached list request; autocannon ${CONNECTIONS.join('/')} connections, ${DURATION} s per case after ${WARMUP} s warm-up${SHORT ? ' (BENCH_SHORT: a smoke run, not a measurement)' : ''}`);
+    console.log(`database ${uncached.ready.dbName}; ${uncached.ready.statements.length} statements per uncached list request; ${BENCH_BUILD} build; autocannon ${CONNECTIONS.join('/')} connections, ${DURATION} s per case after ${WARMUP} s warm-up${SHORT ? ' (BENCH_SHORT: a smoke run, not a measurement)' : ''}`);
 
     const measure = async (url: string, pid: number, connections: number): Promise<Measure> => {
       const probe = await fetch(url, { headers: { authorization: `Bearer ${token}` } });

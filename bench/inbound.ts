@@ -39,6 +39,7 @@
  * PostgreSQL backends of the benchmark database and RabbitMQ (from /proc), and the load driver itself, with
  * the load average: on a shared machine, CPU per message is the figure to compare between runs.
  */
+import { BENCH_BUILD } from './compiled-build';
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -67,9 +68,9 @@ interface Ready {
 }
 
 async function kernelMain(): Promise<void> {
-  const { buildKernel } = await import('@atendo/core/src/app');
-  const { hashPassword } = await import('@atendo/core/src/identity/service');
-  const { signAccess } = await import('@atendo/core/src/plugins/auth');
+  const { buildKernel } = require('@atendo/core/src/app') as typeof import('@atendo/core/src/app');
+  const { hashPassword } = require('@atendo/core/src/identity/service') as typeof import('@atendo/core/src/identity/service');
+  const { signAccess } = require('@atendo/core/src/plugins/auth') as typeof import('@atendo/core/src/plugins/auth');
   const plugins: unknown[] = [];
   const loaded: string[] = [];
   const skipped: string[] = [];
@@ -79,7 +80,7 @@ async function kernelMain(): Promise<void> {
     const entry = join(ROOT, 'plugins', dir, 'src', 'index.ts');
     if (!existsSync(entry)) continue;
     try {
-      const mod = (await import(entry)) as { default?: { id?: string; register?: unknown } };
+      const mod = require(entry) as { default?: { id?: string; register?: unknown } };
       const only = process.env.BENCH_PLUGINS ? new Set(process.env.BENCH_PLUGINS.split(',').map((x) => x.trim())) : undefined;
       if (mod.default?.id === 'automation' && process.env.BENCH_BOT === 'off') {
         skipped.push(`${dir} (BENCH_BOT=off)`);
@@ -454,7 +455,7 @@ async function main(): Promise<void> {
   const dbName = `atendo_bench_inbound_${process.pid}_${Date.now().toString(36)}`;
   const dbUrl = new URL(baseUrl);
   dbUrl.pathname = `/${dbName}`;
-  const { ensureDatabase, dropDatabase } = await import('@atendo/core/src/db');
+  const { ensureDatabase, dropDatabase } = require('@atendo/core/src/db') as typeof import('@atendo/core/src/db');
   await ensureDatabase(dbUrl.toString());
   const dataDir = mkdtempSync(join(os.tmpdir(), 'atendo-bench-inbound-'));
   // The Graph API the bot's replies go to (WhatsApp Cloud sends).
@@ -517,7 +518,7 @@ async function main(): Promise<void> {
     }
     const cpu = os.cpus();
     console.log(`machine: ${cpu[0]?.model ?? 'unknown'} x ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`);
-    console.log(`kernel: plugins ${ready.plugins.join(', ')}${ready.skipped.length ? ` (not loaded: ${ready.skipped.join('; ')})` : ''}; bus ${ready.busKind}; DB pool ${process.env.DB_POOL_MAX ?? 10}; database ${dbName}`);
+    console.log(`kernel: plugins ${ready.plugins.join(', ')}${ready.skipped.length ? ` (not loaded: ${ready.skipped.join('; ')})` : ''}; ${BENCH_BUILD} build; bus ${ready.busKind}; DB pool ${process.env.DB_POOL_MAX ?? 10}; database ${dbName}`);
     console.log(
       `load: ${mode === 'webhook' ? 'signed WhatsApp Cloud API webhooks over HTTP (POST /webhook, one text message per POST)' : 'envelopes published on the kernel bus (no channels plugin)'}; ${CONTACTS} contacts; ${SOCKETS} admin sockets; ${DURATION} s per stage after a ${WARMUP} s warm-up`,
     );

@@ -28,6 +28,7 @@
  * list of case names, e.g. "admin open,user search,agents pending @ 10 changes/s"), BENCH_CHANGE_RATES
  * (changes per second of the agents' extra cases, comma list, "5,20"; "" for none), DB_POOL_MAX (10).
  */
+import { BENCH_BUILD } from './compiled-build';
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
   try {
     const cpu = os.cpus();
     console.log(`machine: ${cpu[0]?.model ?? 'unknown'} x ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
-    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per case (after ${WARMUP} s warm-up); database ${ready.dbName}`);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per case (after ${WARMUP} s warm-up); ${BENCH_BUILD} build; database ${ready.dbName}`);
     const rows: Record<string, string | number>[] = [];
     const cases: { viewer: string; tokens: string[]; rate: number }[] = [
       { viewer: 'admin', tokens: [ready.tokens.admin], rate: 0 },

@@ -18,12 +18,17 @@ type Resolve = (request: string, parent: unknown, isMain: boolean, options?: unk
 
 let installed = false;
 
-/** Where `file` (a workspace TypeScript source) is compiled to, or undefined for files outside `root`. */
+/**
+ * Where `file` (a workspace package's TypeScript source) is compiled to, or undefined for files outside
+ * `root` and for the root package's own files (`bench/`, `e2e/`, `scripts/`: the build compiles workspace
+ * packages only, so a benchmark run through tsx can load the compiled kernel).
+ */
 export function compiledPath(root: string, file: string): string | undefined {
   if (!file.endsWith('.ts') || file.endsWith('.d.ts')) return undefined;
   const rel = relative(root, file);
   if (rel.startsWith('..') || rel.split(sep).includes('node_modules')) return undefined;
   const pkgDir = findPackageDir(dirname(file));
+  if (relative(root, pkgDir) === '') return undefined;
   return join(pkgDir, 'dist', relative(pkgDir, file)).replace(/\.ts$/, '.js');
 }
 

@@ -65,7 +65,12 @@ export function compact<T>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => compact(x)) as T;
   if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Rec = {};
-    for (const [k, x] of Object.entries(v as Rec)) if (x !== undefined) out[k] = compact(x);
+    const src = v as Rec;
+    for (const k in src) {
+      const x = src[k];
+      if (x === undefined) continue;
+      out[k] = x !== null && typeof x === 'object' ? compact(x) : x;
+    }
     return out as T;
   }
   return v;

@@ -79,9 +79,20 @@ export function iso(v: unknown): string {
  */
 export function camelRow<T = Record<string, unknown>>(row: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())] = v;
+  for (const k in row) {
+    let name = camelNames.get(k);
+    if (name === undefined) {
+      name = k.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+      // Column names are a small fixed set; the bound keeps a caller passing arbitrary keys from growing it.
+      if (camelNames.size < 4096) camelNames.set(k, name);
+    }
+    out[name] = row[k];
+  }
   return out as T;
 }
+
+/** snake_case key → camelCase key, remembered (camelRow runs on every row of the inbound path). */
+const camelNames = new Map<string, string>();
 
 /**
  * The Fastify instance a plugin registers routes on (`ctx.app`): typed by TypeBox, so `req.params`, `req.query`

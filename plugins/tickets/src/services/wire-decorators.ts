@@ -59,15 +59,22 @@ const isoOrNull = (v: Date | string | null | undefined): string | null => (v ===
  * name (`lgpdSendMessageAt`, `sendInactiveMessage`, ...) pass through, their timestamps as ISO strings too.
  */
 export function wireTicketRow(row: TicketRow): WireTicketRow {
-  const { amountUsedBotQueuesNps, ...rest } = row;
-  const out: WireTicketRow & Record<string, unknown> = {
-    ...rest,
-    amountUsedBotQueuesNPS: amountUsedBotQueuesNps,
-    closedAt: isoOrNull(row.closedAt),
-    acceptedAt: isoOrNull(row.acceptedAt),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-  };
-  for (const k of ['lgpdSendMessageAt', 'lgpdAcceptedAt']) if (k in out) out[k] = isoOrNull(out[k] as Date | null);
-  return out;
+  // One pass over the row's own keys (this runs for every ticket of every list page and live event).
+  const src = row as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k in src) {
+    const v = src[k];
+    if (k === 'amountUsedBotQueuesNps') out.amountUsedBotQueuesNPS = v;
+    else if (ISO_OR_NULL.has(k)) out[k] = isoOrNull(v as Date | null);
+    else out[k] = v;
+  }
+  out.createdAt = iso(row.createdAt);
+  out.updatedAt = iso(row.updatedAt);
+  if (!('closedAt' in out)) out.closedAt = null;
+  if (!('acceptedAt' in out)) out.acceptedAt = null;
+  if (!('amountUsedBotQueuesNPS' in out)) out.amountUsedBotQueuesNPS = undefined;
+  return out as unknown as WireTicketRow;
 }
+
+/** Timestamp columns of a ticket row that may be null (ISO string or null on the wire). */
+const ISO_OR_NULL = new Set(['closedAt', 'acceptedAt', 'lgpdSendMessageAt', 'lgpdAcceptedAt']);

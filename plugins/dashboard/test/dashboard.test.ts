@@ -382,6 +382,40 @@ describe('ticket.updated with the fields it changed', () => {
   });
 });
 
+describe('refreshes arriving together', () => {
+  it('share one read of the tickets and one upsert (a new ticket\'s created and changed events, several tickets at once)', async () => {
+    const ids: number[] = [];
+    for (const name of ['Lote 1', 'Lote 2', 'Lote 3']) {
+      const contactId = await contact(A.companyId, name);
+      ids.push((await k.as(A.admin, 'POST', '/tickets', { contactId, whatsappId: A.conn, queueId: A.q1, status: 'pending' })).json().id as number);
+    }
+    const models = () => k.db('dashboardTickets').whereIn('ticketId', ids).orderBy('ticketId');
+    await waitFor(async () => (await models()).length === 3);
+    await k.db('tickets').whereIn('id', ids).update({ queueId: A.q2, updatedAt: new Date(Date.now() + 1000) });
+    const reads: string[] = [];
+    const onQuery = (q: { sql: string }) => {
+      if (/^select \* from "tickets" where "company_id" = \$1 and "id" in/.test(q.sql)) reads.push(q.sql);
+    };
+    k.db.on('query', onQuery);
+    try {
+      await Promise.all(
+        ids.flatMap((id) => {
+          const e = { companyId: A.companyId, ticketId: id, status: 'pending', queueId: A.q2, userId: null };
+          return [
+            k.bus.publish('ticket.updated', { ...e, fields: ['queueId'] }),
+            k.bus.publish('ticket.changed', { ...e, contactId: 0, connectionId: A.conn, before: { status: 'pending', queueId: A.q1, userId: null }, after: { status: 'pending', queueId: A.q2, userId: null }, changed: ['queueId'], by: { kind: 'system', reason: 'test' } }),
+          ];
+        }),
+      );
+      await waitFor(async () => (await models()).every((m: { queueId: number }) => m.queueId === A.q2));
+    } finally {
+      k.db.off('query', onQuery);
+    }
+    // Six events, three tickets: one read (two when the broker spreads the deliveries past the linger).
+    expect(reads.length).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('per-day rollups', () => {
   /** The company's non-empty rollup rows, per table, in a stable order. */
   async function rollupRows(companyId: number): Promise<Record<string, string[]>> {

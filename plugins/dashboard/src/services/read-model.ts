@@ -7,6 +7,11 @@ import type { AutomationService } from '@atendo/plugin-automation/contract';
 const BACKFILL_PAGE = 1000;
 /** How long a last-message write waits for others to share its statement (milliseconds). */
 const LAST_MESSAGE_LINGER_MS = 25;
+/**
+ * How long a ticket refresh waits for others to share its read and upsert (milliseconds): a new ticket's
+ * `ticket.created` and `ticket.changed` arrive within a few ms of each other and become one refresh.
+ */
+const REFRESH_LINGER_MS = 15;
 /** Ratings read per call of the backfill (the automation service's maximum). */
 const RATINGS_PAGE = 10_000;
 
@@ -20,7 +25,10 @@ export class ReadModel {
   private readonly running = new Map<number, Promise<void>>();
   /** Companies known to be backfilled (the check is one query otherwise; the fact never reverts). */
   private readonly backfilled = new Set<number>();
-  /** Refreshes waiting meanwhile go together: one read, one upsert and one `dashboard.changed` per company. */
+  /**
+   * Refreshes waiting meanwhile (or arriving within REFRESH_LINGER_MS) go together: one read, one upsert and
+   * one `dashboard.changed` per company.
+   */
   private readonly refreshes = new WriteBatcher<{ companyId: number; ticketId: number }>(async (items) => {
     const byCompany = new Map<number, Set<number>>();
     for (const i of items) byCompany.set(i.companyId, (byCompany.get(i.companyId) ?? new Set()).add(i.ticketId));
@@ -32,7 +40,7 @@ export class ReadModel {
       if (gone.length) await this.db('dashboardTickets').where({ companyId }).whereIn('ticketId', gone).del();
       await this.changed(companyId);
     }
-  });
+  }, { lingerMs: REFRESH_LINGER_MS });
   /**
    * Last-message writes go in one UPDATE per 25 ms at most (one per message otherwise: the busiest write
    * here). Nobody waits for them: the panel reads the text, no figure depends on it.

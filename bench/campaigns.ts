@@ -60,6 +60,8 @@ async function kernelMain(): Promise<void> {
   const loaded: string[] = [];
   const skipped: string[] = [];
   for (const dir of readdirSync(join(ROOT, 'plugins')).sort()) {
+    // plugins/_template is the copy source of new plugins, never a plugin of the product.
+    if (dir.startsWith('_')) continue;
     const entry = join(ROOT, 'plugins', dir, 'src', 'index.ts');
     if (!existsSync(entry)) continue;
     try {
@@ -313,7 +315,17 @@ async function main(): Promise<void> {
     );
   } finally {
     child.send({ type: 'stop' });
-    await new Promise((r) => child.once('exit', r));
+    // A kernel that does not stop within 15 s is killed (the figures are printed already).
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        console.error('the kernel did not stop within 15 s: killed');
+        child.kill('SIGKILL');
+      }, 15_000);
+      child.once('exit', () => {
+        clearTimeout(t);
+        r(undefined);
+      });
+    });
     await check.destroy();
     graph.close();
     await dropDatabase(dbUrl.toString());
@@ -329,8 +341,12 @@ if (process.argv.includes('--kernel')) {
     process.exit(1);
   });
 } else {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  // Exits once the figures are printed and everything is cleaned up (a library's idle handle never keeps it).
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -337,6 +337,8 @@ describe('automation: what the customer receives', () => {
         await c.ask('oi');
         expect(await c.ask('1')).toBe('Aguarde um atendente');
       }
+      // The greeting goes out before the ticket leaves the bot (isBot false): the router only takes tickets out of it.
+      for (const c of [c1, c2]) await c.ticketBecomes({ isBot: false, queueId: q.id });
       const job = await pendingJob(k, 'automation.router', `router:${f.companyId}:${q.id}`);
       expect(job).toBeDefined();
       expect(await fireNow(k, 'automation.router', `router:${f.companyId}:${q.id}`)).toBe(1);

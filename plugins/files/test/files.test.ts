@@ -264,7 +264,7 @@ describe('files plugin', () => {
       await received(number, 2);
       await says(number, '1');
       const got = await received(number, 5);
-      expect(got.slice(2).map((s) => [s.type, s.text ?? s.caption, s.filename])).toEqual([
+      expect(got.slice(2, 5).map((s) => [s.type, s.text ?? s.caption, s.filename])).toEqual([
         ['text', 'Enviando o catálogo', undefined],
         ['text', 'Nosso catálogo:', undefined],
         ['document', 'Tabela de preços', 'precos.pdf'],

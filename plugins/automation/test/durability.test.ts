@@ -127,4 +127,56 @@ describe('automation durability', () => {
       await k.close();
     }
   }, 30_000);
+  test("a turn's lease claims its message in the same statement; what it saves is written with the release", async () => {
+    const k = await bootKernel(graph);
+    try {
+      const t = await Tenant.create(k, graph, '230000000000005');
+      const c = t.customer('Uma volta');
+      await c.says('oi');
+      const ticketId = (await c.ticket()).id;
+      const store = new AutomationStore(k.db);
+      const statements: string[] = [];
+      // The store's statements (the kernel runs its own meanwhile).
+      const count = (q: { sql: string }) => /automation_bot_states|automation_processed_messages/.test(q.sql) && statements.push(q.sql);
+      k.db.on('query', count);
+      const seen = await store.withTurn(t.companyId, ticketId, async (state, claimed) => {
+        expect(claimed).toBe(true);
+        await store.save(t.companyId, ticketId, { stage: 'menu', menuUses: 1 });
+        await store.save(t.companyId, ticketId, { path: [2, 1], queueEnteredAt: new Date('2026-12-07T10:00:00Z') });
+        // Nothing written yet; the turn's own reads see it.
+        expect((await k.db('automationBotStates').where({ ticketId }).first()).stage).toBeNull();
+        const mid = await store.get(t.companyId, ticketId);
+        return { state, mid };
+      }, { claim: 9_100_001 });
+      k.db.removeListener('query', count);
+      expect(seen.mid).toMatchObject({ stage: 'menu', menuUses: 1, path: [2, 1] });
+      // Lease + claim, the read of the test, the read of get(), the release with the state: four statements.
+      expect(statements).toHaveLength(4);
+      const row = await k.db('automationBotStates').where({ ticketId }).first();
+      expect(row).toMatchObject({ stage: 'menu', menuUses: 1, path: [2, 1], npsUses: 0, leaseUntil: null });
+      expect(new Date(row.queueEnteredAt).toISOString()).toBe('2026-12-07T10:00:00.000Z');
+      // The message was claimed: a second turn naming it is told so; fields it does not save stay.
+      const again = await store.withTurn(t.companyId, ticketId, async (state, claimed) => {
+        await store.save(t.companyId, ticketId, { queueId: null, inactiveSent: true });
+        return { claimed, stage: state.stage };
+      }, { claim: 9_100_001 });
+      expect(again).toEqual({ claimed: false, stage: 'menu' });
+      expect(await k.db('automationBotStates').where({ ticketId }).first()).toMatchObject({ stage: 'menu', queueId: null, inactiveSent: true, menuUses: 1 });
+      // A turn that throws still writes what it saved and releases its lease.
+      await expect(store.withTurn(t.companyId, ticketId, async () => {
+        await store.save(t.companyId, ticketId, { stage: 'human' });
+        throw new Error('boom');
+      })).rejects.toThrow('boom');
+      expect(await k.db('automationBotStates').where({ ticketId }).first()).toMatchObject({ stage: 'human', leaseUntil: null });
+      // Forgotten during the turn (the ticket closed): what was saved before goes; what was saved after stays.
+      await store.withTurn(t.companyId, ticketId, async () => {
+        await store.save(t.companyId, ticketId, { menuUses: 7 });
+        await store.forget(t.companyId, ticketId);
+        await store.save(t.companyId, ticketId, { stage: 'nps', npsUses: 1 });
+      });
+      expect(await k.db('automationBotStates').where({ ticketId }).first()).toMatchObject({ stage: 'nps', npsUses: 1, menuUses: 0, leaseUntil: null });
+    } finally {
+      await k.close();
+    }
+  }, 30_000);
 });

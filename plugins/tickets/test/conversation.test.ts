@@ -403,6 +403,10 @@ describe('tickets: conversation handlers and the tickets service', () => {
       const m = await tickets.sendText(A.companyId, t.id, '  Bem-vindo  ', { fromBot: true });
       expect(m).toMatchObject({ ticketId: t.id, body: 'Bem-vindo', fromMe: true, userId: null, ack: 0 });
       expect((await k.db('tickets').where({ id: t.id }).first()).lastMessage).toBe('Bem-vindo');
+      // A final body is stored in one statement; its row is typed like a row knex reads.
+      expect(m.createdAt).toBeInstanceOf(Date);
+      // A body with message variables takes the path that reads the ticket first and fills them.
+      expect((await tickets.sendText(A.companyId, t.id, 'Olá {{name}}, ticket {{ticket_id}}', { fromBot: true })).body).toBe(`Olá Serviço, ticket ${t.id}`);
       await expect(tickets.sendText(A.companyId, t.id, 'x', { userId: A.userA.id })).rejects.toMatchObject({ code: 'ERR_TICKET_NOT_OPEN', statusCode: 400 });
       await expect(tickets.sendText(A.companyId, t.id, '', { fromBot: true })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
       await expect(tickets.sendText(B.companyId, t.id, 'x', { fromBot: true })).rejects.toMatchObject({ code: 'ERR_NO_TICKET_FOUND', statusCode: 404 });

@@ -182,12 +182,16 @@ export class BotEngine {
     // Tickets the bot handed to humans were filtered out by `wants` (one read, no turn); one that got here
     // anyway (a race) passes under the lease below.
 
-    return this.d.store.withTurn(t.companyId, t.id, async (state) => {
-      if (state.stage === 'human' && !botStatus) return 'pass';
-      // Re-read the ticket under the turn (another node may have moved it since the chain read it), claim
-      // the message and read the settings, in parallel (each is a round trip).
-      const [row, claimed, settings] = await Promise.all([this.d.tickets.get(t.companyId, t.id), this.d.store.claim(t.companyId, message.id), this.settings(t.companyId)]);
+    // The lease and the message's claim are one statement (withTurn's `claim`).
+    return this.d.store.withTurn(t.companyId, t.id, async (state, claimed) => {
+      if (state.stage === 'human' && !botStatus) {
+        if (claimed) await this.d.store.unclaim(t.companyId, message.id);
+        return 'pass';
+      }
       if (!claimed) return 'handled';
+      // Re-read the ticket under the turn (another node may have moved it since the chain read it) and read
+      // the settings, in parallel (each is a round trip).
+      const [row, settings] = await Promise.all([this.d.tickets.get(t.companyId, t.id), this.settings(t.companyId)]);
       const fresh = row ?? t;
       let acted = false;
       try {
@@ -199,7 +203,7 @@ export class BotEngine {
         if (!acted) await this.d.store.unclaim(t.companyId, message.id);
         throw err;
       }
-    });
+    }, { claim: message.id });
   }
 
   private async turn(turn: Turn, conn: BotConnection, state: StateRow, markActed: () => void, settings?: BotSettings): Promise<TurnResult> {

@@ -37,6 +37,11 @@ export const PROCESSED_KEEP_DAYS = 7;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The state of a ticket with no row (what the table's defaults give). */
+function emptyState(companyId: number, ticketId: number): StateRow {
+  return { ticketId, companyId, stage: null, queueId: null, path: [], menuUses: 0, npsUses: 0, lgpdUses: 0, positionQueueId: null, lastPosition: null, queueEnteredAt: null, inactiveSent: false, leaseUntil: null, updatedAt: new Date() };
+}
+
 function toRow(r: Record<string, unknown>): StateRow {
   return { ...(r as unknown as StateRow), path: Array.isArray(r.path) ? (r.path as number[]) : [] };
 }
@@ -59,9 +64,14 @@ export class AutomationStore {
    * claiming an inbound message, releasing a lease. Rows are written in key order, so two nodes' statements
    * lock them in the same order.
    */
-  private readonly leases: BatchLoader<{ companyId: number; ticketId: number }, StateRow | undefined>;
+  private readonly leases: BatchLoader<{ companyId: number; ticketId: number; messageId?: number }, { state: StateRow; claimed: boolean | undefined } | undefined>;
   private readonly claims: BatchLoader<{ companyId: number; messageId: number }, boolean>;
-  private readonly releases: WriteBatcher<{ companyId: number; ticketId: number }>;
+  private readonly releases: WriteBatcher<{ companyId: number; ticketId: number; patch: StatePatch }>;
+  /**
+   * The turns this process runs now, by ticket: the state fields saved during a turn are kept here and
+   * written with the lease's release (one statement for both); reads of the ticket's state see them.
+   */
+  private readonly turnsRunning = new Map<number, { companyId: number; patch: StatePatch; forgotten: boolean }>();
 
   constructor(private readonly db: Knex) {
     this.leases = new BatchLoader(async (items) => {
@@ -70,18 +80,36 @@ export class AutomationStore {
       const first = new Map<number, number>();
       items.forEach((i, idx) => first.has(i.ticketId) || first.set(i.ticketId, idx));
       const tries = [...first.values()].sort((a, b) => items[a].ticketId - items[b].ticketId);
-      // One statement: creates each row leased, or takes the lease of a free (or expired) one.
+      // One statement: creates each row leased, or takes the lease of a free (or expired) one; where a lease
+      // was had and the turn names its inbound message, claims the message too (the lease keeps another
+      // node from claiming it at the same time).
       const { rows } = (await this.db.raw(
-        `INSERT INTO automation_bot_states (ticket_id, company_id, lease_until)
-         SELECT t, c, now() + interval '${LEASE_MS} milliseconds' FROM unnest(?::int[], ?::int[]) AS v(t, c)
-         ON CONFLICT (ticket_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
-         WHERE automation_bot_states.company_id = EXCLUDED.company_id
-           AND (automation_bot_states.lease_until IS NULL OR automation_bot_states.lease_until < now())
-         RETURNING *`,
-        [tries.map((i) => items[i].ticketId), tries.map((i) => items[i].companyId)],
+        `WITH v AS (SELECT * FROM unnest(?::int[], ?::int[], ?::bigint[]) AS v(t, c, m)),
+         l AS (
+           INSERT INTO automation_bot_states (ticket_id, company_id, lease_until)
+           SELECT t, c, now() + interval '${LEASE_MS} milliseconds' FROM v
+           ON CONFLICT (ticket_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
+           WHERE automation_bot_states.company_id = EXCLUDED.company_id
+             AND (automation_bot_states.lease_until IS NULL OR automation_bot_states.lease_until < now())
+           RETURNING *
+         ),
+         claimed AS (
+           INSERT INTO automation_processed_messages (company_id, message_id)
+           SELECT v.c, v.m FROM v JOIN l ON l.ticket_id = v.t WHERE v.m IS NOT NULL
+           ON CONFLICT (company_id, message_id) DO NOTHING
+           RETURNING company_id, message_id
+         )
+         SELECT l.*, EXISTS (SELECT 1 FROM claimed WHERE claimed.company_id = v.c AND claimed.message_id = v.m) AS claimed
+         FROM l JOIN v ON v.t = l.ticket_id`,
+        [tries.map((i) => items[i].ticketId), tries.map((i) => items[i].companyId), tries.map((i) => items[i].messageId ?? null)] as unknown as readonly string[],
       )) as { rows: Record<string, unknown>[] };
-      const got = new Map(rows.map((r) => [Number(r.ticket_id), toRow(camelRow(r))]));
-      return items.map((i, idx) => (first.get(i.ticketId) === idx ? got.get(i.ticketId) : undefined));
+      const got = new Map(rows.map((r) => [Number(r.ticket_id), r]));
+      return items.map((i, idx) => {
+        const r = first.get(i.ticketId) === idx ? got.get(i.ticketId) : undefined;
+        if (!r) return undefined;
+        const { claimed, ...row } = r;
+        return { state: toRow(camelRow(row)), claimed: i.messageId === undefined ? undefined : Boolean(claimed) };
+      });
     });
     this.claims = new BatchLoader(async (items) => {
       const key = (i: { companyId: number; messageId: number }) => `${i.companyId}:${i.messageId}`;
@@ -101,10 +129,23 @@ export class AutomationStore {
     });
     this.releases = new WriteBatcher((items) => {
       const sorted = [...items].sort((a, b) => a.ticketId - b.ticketId);
+      // One statement: each turn's state fields (the ones it saved, as JSON) written with its lease's release.
       return this.db.raw(
-        `UPDATE automation_bot_states AS s SET lease_until = NULL
-         FROM unnest(?::int[], ?::int[]) AS v(t, c) WHERE s.ticket_id = v.t AND s.company_id = v.c`,
-        [sorted.map((i) => i.ticketId), sorted.map((i) => i.companyId)],
+        `UPDATE automation_bot_states AS s SET
+           lease_until = NULL,
+           stage = CASE WHEN jsonb_exists(v.p, 'stage') THEN v.p->>'stage' ELSE s.stage END,
+           queue_id = CASE WHEN jsonb_exists(v.p, 'queueId') THEN (v.p->>'queueId')::int ELSE s.queue_id END,
+           path = CASE WHEN jsonb_exists(v.p, 'path') THEN v.p->'path' ELSE s.path END,
+           menu_uses = CASE WHEN jsonb_exists(v.p, 'menuUses') THEN (v.p->>'menuUses')::int ELSE s.menu_uses END,
+           nps_uses = CASE WHEN jsonb_exists(v.p, 'npsUses') THEN (v.p->>'npsUses')::int ELSE s.nps_uses END,
+           lgpd_uses = CASE WHEN jsonb_exists(v.p, 'lgpdUses') THEN (v.p->>'lgpdUses')::int ELSE s.lgpd_uses END,
+           position_queue_id = CASE WHEN jsonb_exists(v.p, 'positionQueueId') THEN (v.p->>'positionQueueId')::int ELSE s.position_queue_id END,
+           last_position = CASE WHEN jsonb_exists(v.p, 'lastPosition') THEN (v.p->>'lastPosition')::int ELSE s.last_position END,
+           queue_entered_at = CASE WHEN jsonb_exists(v.p, 'queueEnteredAt') THEN (v.p->>'queueEnteredAt')::timestamptz ELSE s.queue_entered_at END,
+           inactive_sent = CASE WHEN jsonb_exists(v.p, 'inactiveSent') THEN (v.p->>'inactiveSent')::boolean ELSE s.inactive_sent END,
+           updated_at = CASE WHEN v.p = '{}'::jsonb THEN s.updated_at ELSE now() END
+         FROM unnest(?::int[], ?::int[], ?::jsonb[]) AS v(t, c, p) WHERE s.ticket_id = v.t AND s.company_id = v.c`,
+        [sorted.map((i) => i.ticketId), sorted.map((i) => i.companyId), sorted.map((i) => JSON.stringify(i.patch))],
       );
     });
     this.stages = new BatchLoader(async (items) => {
@@ -124,16 +165,24 @@ export class AutomationStore {
    * Runs `fn` holding the ticket's turn: one at a time per ticket in this process (a promise chain) and
    * across nodes (a lease on the ticket's state row, taken with a conditional UPDATE and released after;
    * another node waits for it, up to 10 s, or takes it once it expired). `fn` gets the state as of the
-   * lease. Throws when the lease cannot be had in time (the caller's bus delivery is retried).
+   * lease and, with `opts.claim` (an inbound message id), whether the message was claimed with the lease
+   * (see `claim`; the same statement). State fields `save`d during the turn are written with the release
+   * (one statement), also when `fn` throws. Throws when the lease cannot be had in time (the caller's bus
+   * delivery is retried).
    */
-  async withTurn<T>(companyId: number, ticketId: number, fn: (state: StateRow) => Promise<T>): Promise<T> {
+  async withTurn<T>(companyId: number, ticketId: number, fn: (state: StateRow, claimed?: boolean) => Promise<T>, opts: { claim?: number } = {}): Promise<T> {
     const prev = this.local.get(ticketId) ?? Promise.resolve();
     const run = prev.catch(() => undefined).then(async () => {
-      const state = await this.lease(companyId, ticketId);
+      const { state, claimed } = await this.lease(companyId, ticketId, opts.claim);
+      const scope = { companyId, patch: {} as StatePatch, forgotten: false };
+      this.turnsRunning.set(ticketId, scope);
       try {
-        return await fn(state);
+        return await fn(state, claimed);
       } finally {
-        await this.releases.add({ companyId, ticketId });
+        this.turnsRunning.delete(ticketId);
+        // Forgotten during the turn (the ticket closed): what was saved after it re-creates the row.
+        if (scope.forgotten && Object.keys(scope.patch).length) await this.write(companyId, ticketId, scope.patch);
+        await this.releases.add({ companyId, ticketId, patch: scope.forgotten ? {} : scope.patch });
       }
     });
     this.local.set(ticketId, run);
@@ -144,11 +193,11 @@ export class AutomationStore {
     }
   }
 
-  private async lease(companyId: number, ticketId: number): Promise<StateRow> {
+  private async lease(companyId: number, ticketId: number, messageId?: number): Promise<{ state: StateRow; claimed: boolean | undefined }> {
     const until = Date.now() + LEASE_WAIT_MS;
     for (;;) {
-      const row = await this.leases.load({ companyId, ticketId });
-      if (row) return row;
+      const got = await this.leases.load({ companyId, ticketId, messageId });
+      if (got) return got;
       if (Date.now() > until) throw new Error(`automation: ticket ${ticketId} is busy on another node`);
       await sleep(LEASE_POLL_MS);
     }
@@ -159,14 +208,29 @@ export class AutomationStore {
     return this.stages.load({ companyId, ticketId });
   }
 
-  /** The state of a ticket, or undefined. */
+  /** The state of a ticket, or undefined (with what the turn running on it in this process saved so far). */
   async get(companyId: number, ticketId: number): Promise<StateRow | undefined> {
     const row = await this.db('automationBotStates').where({ ticketId, companyId }).first();
-    return row ? toRow(row) : undefined;
+    const scope = this.turnsRunning.get(ticketId);
+    const state = row ? toRow(row) : undefined;
+    if (!scope || scope.companyId !== companyId || !Object.keys(scope.patch).length) return state;
+    return { ...(state ?? emptyState(companyId, ticketId)), ...scope.patch };
   }
 
-  /** Writes state fields (creating the row when missing). */
+  /**
+   * Writes state fields (creating the row when missing). While this process runs the ticket's turn, they
+   * are kept and written with the turn's release (see `withTurn`).
+   */
   async save(companyId: number, ticketId: number, patch: StatePatch): Promise<void> {
+    const scope = this.turnsRunning.get(ticketId);
+    if (scope && scope.companyId === companyId) {
+      Object.assign(scope.patch, patch);
+      return;
+    }
+    await this.write(companyId, ticketId, patch);
+  }
+
+  private async write(companyId: number, ticketId: number, patch: StatePatch): Promise<void> {
     const values: Record<string, unknown> = { ...patch, updatedAt: this.db.fn.now() };
     if (patch.path) values.path = JSON.stringify(patch.path);
     await this.db('automationBotStates')
@@ -175,8 +239,13 @@ export class AutomationStore {
       .merge(values);
   }
 
-  /** Forgets a ticket's state (when it closes). */
+  /** Forgets a ticket's state (when it closes); what its running turn saved so far goes too. */
   async forget(companyId: number, ticketId: number): Promise<void> {
+    const scope = this.turnsRunning.get(ticketId);
+    if (scope && scope.companyId === companyId) {
+      scope.patch = {};
+      scope.forgotten = true;
+    }
     await this.db('automationBotStates').where({ ticketId, companyId }).del();
   }
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { getTicketOr404, isUniqueActiveViolation, logTicket, openTicket, ticketBusEvent, ticketSnapshot } from './core';
 import type { TicketsDeps } from './deps';
 import { AfterCommit, findActive, otherOpenTicketError, requireQueue, TICKET_TOPICS } from './tickets';
-import { announceOutboundMessage, checkText, insertOutboundMessage, MESSAGE_MEDIA_TYPES, mimeOfPath, resolveQuoted, SENDABLE, type OutboundMedia } from './messages';
+import { announceOutboundMessage, checkText, insertOutboundMessage, MESSAGE_MEDIA_TYPES, mimeOfPath, resolveQuoted, SENDABLE, storeOutboundAtOnce, type OutboundMedia, type StoredOutbound } from './messages';
 import { safeMediaPath } from './inbound/fields';
 import { sendToContacts } from './messages/bulk';
 
@@ -151,11 +151,21 @@ async function sendOutbound(deps: TicketsDeps, companyId: number, ticketId: numb
   const quotedMsgId = opts.quotedMsgId === undefined ? null : await resolveQuoted(deps, await getTicketOr404(deps.db, companyId, ticketId), opts.quotedMsgId);
   const by: TicketActor = fromBot ? { kind: 'bot', handlerId: opts.handlerId || 'bot' } : userId !== null ? { kind: 'user', userId } : { kind: 'system', reason: 'service' };
   const allowed: readonly TicketStatus[] = fromBot ? CONVERSATION_STATUSES : SENDABLE;
+  const isPrivate = Boolean(opts.isPrivate) && !content.media;
   let changed: string[] = [];
-  const stored = await deps.db.transaction(async (trx) => {
+  let stored: StoredOutbound;
+  if (quotedMsgId === null && !content.body.includes('{{')) {
+    // A final body (no message variables, no quote): one statement (storeOutboundAtOnce).
+    const done = await storeOutboundAtOnce(deps, { companyId, ticketId, allowed, ticketFields: fields, body: content.body, media: content.media, isPrivate, userId, by });
+    if (!done.stored) {
+      if (done.status === null) throw new AppError('ERR_NO_TICKET_FOUND');
+      throw new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
+    }
+    changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((k) => done.before[k] !== fields[k]);
+    stored = done.stored;
+  } else stored = await deps.db.transaction(async (trx) => {
     const t = await getTicketOr404(trx, companyId, ticketId, true);
     if (!allowed.includes(t.status)) throw new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
-    const isPrivate = Boolean(opts.isPrivate) && !content.media;
     const ticketFields = Object.fromEntries(Object.entries(fields).filter(([k, v]) => t[k as keyof typeof fields] !== v));
     changed = Object.keys(ticketFields);
     return insertOutboundMessage(trx, { ticket: t, locked: true, ticketFields, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);

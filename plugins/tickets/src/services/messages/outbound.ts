@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, companyEvent, messageDelete, messageEdit, messageFailed, messageSend, messageSent, messageStatus, UPLOAD_TYPES, type Channel, type SendCommand } from '@atendo/sdk';
+import { AppError, camelRow, companyEvent, messageDelete, messageEdit, messageFailed, messageSend, messageSent, messageStatus, UPLOAD_TYPES, type Channel, type SendCommand } from '@atendo/sdk';
 import type { MessageRow, TicketRow, TicketStatus } from '../../model';
 import { ticketAudiences } from '../../visibility';
 import { emitTicketUpdate, getTicketOr404, ticketSnapshot } from '../core';
@@ -132,6 +132,91 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
     .returning(['*', trx.raw('ARRAY(SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = tickets.id AND tt.company_id = tickets.company_id) AS outbound_tag_ids')])) as (TicketRow & { outboundTagIds: number[] })[];
   const by: TicketActor = input.by ?? (input.userId !== null && !input.automatic ? { kind: 'user', userId: input.userId } : { kind: 'system', reason: 'automatic' });
   return { message: normalize(raw), ticket, by, ticketTagIds: outboundTagIds.map(Number) };
+}
+
+/** The timestamp columns of a ticket row (what a row read as JSON carries as strings). */
+const TICKET_DATE_KEYS = ['closedAt', 'acceptedAt', 'createdAt', 'updatedAt'] as const;
+
+/** A ticket row read as JSON (`row_to_json`): camelCase keys, its timestamps as Dates like a row read by knex. */
+export function ticketFromJson(json: Record<string, unknown>): TicketRow {
+  const row = camelRow<Record<string, unknown>>(json);
+  for (const k of TICKET_DATE_KEYS) if (typeof row[k] === 'string') row[k] = new Date(row[k] as string);
+  return row as unknown as TicketRow;
+}
+
+/** Input of `storeOutboundAtOnce`: a message whose body is final (no message variables to fill, no quote). */
+export interface AtOnceInput {
+  companyId: number;
+  ticketId: number;
+  /** The ticket must have one of these statuses, else nothing is written. */
+  allowed: readonly TicketStatus[];
+  ticketFields: { isBot?: boolean; amountUsedBotQueues?: number };
+  body: string;
+  media?: OutboundMedia;
+  isPrivate: boolean;
+  userId: number | null;
+  by: TicketActor;
+}
+
+/** What `storeOutboundAtOnce` did: the message stored, or why not (the ticket's status, or no ticket). */
+export type AtOnceResult =
+  | { stored: StoredOutbound; before: Pick<TicketRow, 'isBot' | 'amountUsedBotQueues'> }
+  | { stored?: undefined; status: TicketStatus | null };
+
+/**
+ * `insertOutboundMessage` in one statement, without a transaction around it: locks the ticket row, checks
+ * its status against `input.allowed`, inserts the message (fromMe, read, ack 0; private notes wid 'PVT…'
+ * and ack 2) and sets the ticket's `lastMessage`, `fromMe`, `updatedAt` and `ticketFields`, returning
+ * both rows, the ticket's tag ids and its fields before the write. For a body that is final: the caller
+ * has checked it needs no message variables (`fillOutgoingVariables`) and quotes nothing. Five statements
+ * (BEGIN, lock, insert, update, COMMIT) become one round trip on every automatic send (bot replies,
+ * campaigns, schedules). Nothing is emitted or published: call `announceOutboundMessage` after it.
+ */
+export async function storeOutboundAtOnce(deps: TicketsDeps, input: AtOnceInput): Promise<AtOnceResult> {
+  const mediaType = input.media ? mediaTypeOf(input.media.mimeType) : 'conversation';
+  const { rows } = (await deps.db.raw(
+    `WITH t AS (
+       SELECT id, company_id, status, queue_id, is_bot, amount_used_bot_queues FROM tickets
+       WHERE id = ? AND company_id = ? FOR NO KEY UPDATE
+     ), m AS (
+       INSERT INTO messages (company_id, ticket_id, contact_id, wid, ack, read, from_me, body, media_path, media_name, media_type, is_private, is_forwarded, quoted_msg_id, queue_id, user_id, data_json)
+       SELECT t.company_id, t.id, NULL, ?, ?, true, true, ?, ?, ?, ?, ?, false, NULL, t.queue_id, ?, NULL FROM t
+       WHERE t.status = ANY(?::varchar[])
+       RETURNING *
+     ), u AS (
+       UPDATE tickets SET is_bot = COALESCE(?::boolean, tickets.is_bot), amount_used_bot_queues = COALESCE(?::int, tickets.amount_used_bot_queues),
+         last_message = ?, from_me = true, updated_at = now()
+       FROM m WHERE tickets.id = m.ticket_id AND tickets.company_id = m.company_id
+       RETURNING tickets.*, ARRAY(SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = tickets.id AND tt.company_id = tickets.company_id) AS outbound_tag_ids
+     )
+     SELECT t.status AS before_status, t.is_bot AS before_is_bot, t.amount_used_bot_queues AS before_amount, (SELECT row_to_json(u) FROM u) AS after_ticket, m.*
+     FROM t LEFT JOIN m ON true`,
+    [
+      input.ticketId,
+      input.companyId,
+      input.isPrivate ? `PVT${randomBytes(10).toString('hex').toUpperCase()}` : null,
+      input.isPrivate ? ACK.delivered : ACK.pending,
+      input.body,
+      input.media?.path ?? null,
+      input.media?.fileName ?? null,
+      mediaType,
+      input.isPrivate,
+      input.userId,
+      [...input.allowed],
+      input.ticketFields.isBot ?? null,
+      input.ticketFields.amountUsedBotQueues ?? null,
+      lastMessageOf(mediaType, input.body, input.media?.fileName ?? null),
+    ] as unknown as readonly string[],
+  )) as { rows: (Record<string, unknown> & { before_status: TicketStatus; before_is_bot: boolean; before_amount: number; after_ticket: Record<string, unknown> | null })[] };
+  const r = rows[0];
+  if (!r) return { status: null };
+  const { before_status: status, before_is_bot: isBot, before_amount: amountUsedBotQueues, after_ticket: after, ...message } = r;
+  if (!after || message.id === null) return { status };
+  const { outboundTagIds, ...ticket } = ticketFromJson(after) as TicketRow & { outboundTagIds?: number[] };
+  return {
+    stored: { message: normalize(camelRow<MessageRow>(message)), ticket: ticket as TicketRow, by: input.by, ticketTagIds: (outboundTagIds ?? []).map(Number) },
+    before: { isBot, amountUsedBotQueues },
+  };
 }
 
 /**

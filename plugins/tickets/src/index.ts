@@ -18,6 +18,7 @@ import { messageRoutes } from './routes/messages';
 import { subscribeMessageResults } from './services/messages';
 import { subscribeInbound } from './services/inbound';
 import { subscribeConversation } from './services/conversation';
+import { InboundPressure } from './services/pressure';
 import { ticketsPerTag } from './services/tag-counter';
 import { contactTickets, userTickets } from './services/wire-decorators';
 import { contactDecorators } from '@atendo/plugin-contacts/contract';
@@ -64,7 +65,9 @@ export default definePlugin<TicketsConfig>({
     await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs), display);
     await messageRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps));
-    ctx.onClose((await subscribeInbound(deps)).close);
-    ctx.onClose((await subscribeConversation(deps, handlers)).close);
+    // Ingestion first: the conversation turns run fewer at once while the inbound pipeline is busy.
+    const pressure = new InboundPressure();
+    ctx.onClose((await subscribeInbound(deps, pressure)).close);
+    ctx.onClose((await subscribeConversation(deps, handlers, pressure)).close);
   },
 });

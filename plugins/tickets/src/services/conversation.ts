@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { BatchLoader, PermanentError, RetryableError, WriteBatcher, type BusMessage, type Contributions, type Subscription } from '@atendo/sdk';
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import { messageStored, type ConversationHandler, type ConversationTurn, type MessageStoredEvent } from '../contract';
@@ -6,6 +5,7 @@ import type { MessageRow, TicketRow } from '../model';
 import { camelRow } from '@atendo/sdk';
 import { ticketSnapshot } from './core';
 import type { TicketsDeps } from './deps';
+import { AdaptiveLimit, BUSY_TURN_REST_MAX_MS, BUSY_TURN_REST_RATIO, InboundPressure } from './pressure';
 
 /**
  * The conversation-handler chain (contract.ts `conversationHandlers`): every stored inbound message (not
@@ -14,8 +14,9 @@ import type { TicketsDeps } from './deps';
  *
  * - Consumer of `message.stored` on its own durable queue `tickets.conversation` (competing across kernels;
  *   prefetch 64, 5 retries 1 s apart), so handlers never slow the inbound pipeline. At most 8 turns run at
- *   once per process (TURN_CONCURRENCY); the other events in flight are pre-checks and skipped messages,
- *   which share statements (the more wait together, the fewer statements per message).
+ *   once per process (TURN_CONCURRENCY), one while the inbound pipeline is busy (pressure.ts: ingestion
+ *   first); the other events in flight are pre-checks and skipped messages, which share statements (the
+ *   more wait together, the fewer statements per message).
  * - At most once per message: a turn is a `conversation_turns` row (primary key: the message), claimed
  *   (`running`, committed) before its handlers run. A redelivered or duplicated event finds it `done` (or
  *   claimed) and does nothing; a process dying mid-turn leaves it `running` and it is not run again.
@@ -37,10 +38,13 @@ export const CONVERSATION_QUEUE = 'tickets.conversation';
 /** Subscription options of the chain's consumer. */
 export const CONVERSATION_SUBSCRIPTION = { queue: CONVERSATION_QUEUE, prefetch: 64, maxRetries: 5, retryDelayMs: 1_000 } as const;
 /**
- * Turns (claim, handlers, outcome) running at once in one process. More answered turns in parallel cost the
- * inbound pipeline more than they gain (measured: 32 answered twice the turns of 8 and cost inbound 40 %).
+ * Turns (claim, handlers, outcome) running at once in one process while the inbound pipeline is not busy.
+ * More answered turns in parallel cost the inbound pipeline more than they gain (measured: 32 answered
+ * twice the turns of 8 and cost inbound 40 %).
  */
 export const TURN_CONCURRENCY = 8;
+/** Turns running at once while the inbound pipeline is busy (pressure.ts: ingestion first). */
+export const BUSY_TURN_CONCURRENCY = 1;
 /** Tries of one turn before it is abandoned. */
 export const MAX_TURN_ATTEMPTS = 5;
 /** A `running` turn older than this no longer holds its ticket (its process is presumed dead), in milliseconds. */
@@ -106,8 +110,11 @@ export class ConversationChain {
    * for them but the bus acknowledgement and the ticket's next turn in this process).
    */
   private readonly skipped: WriteBatcher<{ messageId: number; companyId: number; ticketId: number }>;
-  /** The turns running at once (TURN_CONCURRENCY); a ticket's later events wait behind its chain first. */
-  private readonly turns = pLimit(TURN_CONCURRENCY);
+  /**
+   * The turns running at once: TURN_CONCURRENCY, or BUSY_TURN_CONCURRENCY while the inbound pipeline is
+   * busy (`pressure`); a ticket's later events wait behind its chain first.
+   */
+  private readonly turns: AdaptiveLimit;
   /**
    * The round trips every turn makes, shared by the turns making them at the same time (group commit, see
    * BatchLoader): the claim, the turn's contact, its outcome.
@@ -119,7 +126,12 @@ export class ConversationChain {
   constructor(
     private readonly deps: TicketsDeps,
     private readonly contributions: Contributions<ConversationHandler>,
+    pressure?: InboundPressure,
   ) {
+    this.turns = new AdaptiveLimit(
+      () => (pressure?.busy() ? BUSY_TURN_CONCURRENCY : TURN_CONCURRENCY),
+      (ran) => (pressure?.busy() ? Math.min(BUSY_TURN_REST_MAX_MS, ran * BUSY_TURN_REST_RATIO) : 0),
+    );
     this.skipped = new WriteBatcher((items) =>
       this.deps.db.raw(
         `INSERT INTO conversation_turns (message_id, company_id, ticket_id, state)
@@ -167,7 +179,7 @@ export class ConversationChain {
     // No handler would take it: recorded as done (so a later turn's catch-up does not offer it), nothing
     // run. In the ticket's chain like a turn, so this process's next turn of the ticket waits for the record.
     const run = wanting.size
-      ? previous.then(() => this.turns(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting)))
+      ? previous.then(() => this.turns.run(() => this.drain(p.companyId, p.ticketId, p.messageId, wanting)))
       : previous.then(() => this.skipped.add({ messageId: p.messageId, companyId: p.companyId, ticketId: p.ticketId }));
     const settled = run.catch(() => undefined);
     this.chains.set(key, settled);
@@ -343,8 +355,8 @@ export class ConversationChain {
  * Starts the chain's consumer (see the module docstring). Returns the chain and the stop function (for
  * `ctx.onClose`): it stops consuming, then waits for the turns in progress.
  */
-export async function subscribeConversation(deps: TicketsDeps, contributions: Contributions<ConversationHandler>): Promise<{ chain: ConversationChain; close: () => Promise<void> }> {
-  const chain = new ConversationChain(deps, contributions);
+export async function subscribeConversation(deps: TicketsDeps, contributions: Contributions<ConversationHandler>, pressure?: InboundPressure): Promise<{ chain: ConversationChain; close: () => Promise<void> }> {
+  const chain = new ConversationChain(deps, contributions, pressure);
   const sub: Subscription = await deps.bus.subscribe(messageStored, chain.handle, CONVERSATION_SUBSCRIPTION);
   return {
     chain,

@@ -1,6 +1,7 @@
 import type { ConnectionBusEvent } from '@atendo/plugin-connections/contract';
 import type { TicketsDeps } from '../deps';
 import { InboundPipeline } from './pipeline';
+import type { InboundPressure } from '../pressure';
 
 /**
  * The inbound pipeline (DESIGN.md §1, §4): envelopes published by the channel adapters on
@@ -51,7 +52,7 @@ export const INBOUND_SUBSCRIPTION = { queue: INBOUND_QUEUE, prefetch: 128, maxRe
  * subscription to `connection.updated` / `connection.deleted`). Returns the pipeline and the stop function
  * (for `ctx.onClose`): it stops consuming, then waits for the pending live events.
  */
-export async function subscribeInbound(deps: TicketsDeps): Promise<{ pipeline: InboundPipeline; close: () => Promise<void> }> {
+export async function subscribeInbound(deps: TicketsDeps, pressure?: InboundPressure): Promise<{ pipeline: InboundPipeline; close: () => Promise<void> }> {
   const pipeline = new InboundPipeline(deps);
   const invalidation = await deps.bus.subscribe<ConnectionBusEvent>(
     ['connection.updated', 'connection.deleted'],
@@ -60,7 +61,8 @@ export async function subscribeInbound(deps: TicketsDeps): Promise<{ pipeline: I
     },
     { broadcast: true, maxRetries: 0 },
   );
-  const sub = await deps.bus.subscribe(INBOUND_PATTERN, pipeline.handle, INBOUND_SUBSCRIPTION);
+  // Its deliveries in progress are counted (`pressure`): the conversation turns yield while it is busy.
+  const sub = await deps.bus.subscribe(INBOUND_PATTERN, pressure ? pressure.track(pipeline.handle) : pipeline.handle, INBOUND_SUBSCRIPTION);
   return {
     pipeline,
     close: async () => {

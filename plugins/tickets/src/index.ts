@@ -68,6 +68,22 @@ export default definePlugin<TicketsConfig>({
     // Ingestion first: the conversation turns run fewer at once while the inbound pipeline is busy.
     const pressure = new InboundPressure();
     ctx.onClose((await subscribeInbound(deps, pressure)).close);
-    ctx.onClose((await subscribeConversation(deps, handlers, pressure)).close);
+    const conversation = await subscribeConversation(deps, handlers, pressure);
+    ctx.onClose(conversation.close);
+    ctx.metrics.gauge<'state'>({
+      name: 'atendo_conversation_turns',
+      help: 'Conversation turns (the bot and other handlers answering) of this node: running, or waiting for a slot (fewer run while the inbound pipeline is busy)',
+      labelNames: ['state'],
+      collect: (g) => {
+        const n = conversation.chain.turnCounts();
+        g.set({ state: 'running' }, n.running);
+        g.set({ state: 'waiting' }, n.waiting);
+      },
+    });
+    ctx.metrics.gauge({
+      name: 'atendo_inbound_busy',
+      help: '1 while the inbound pipeline of this node counts as busy (4 or more deliveries at once, and 250 ms after), 0 otherwise',
+      collect: (g) => g.set({}, pressure.busy() ? 1 : 0),
+    });
   },
 });

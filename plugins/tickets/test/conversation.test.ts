@@ -123,6 +123,13 @@ describe('tickets: conversation handlers and the tickets service', () => {
   });
   afterAll(() => k.close());
 
+  test('GET /metrics: the turns running and waiting, and whether the inbound pipeline counts as busy', async () => {
+    const text = (await k.app.inject('/metrics')).body;
+    expect(text).toMatch(/^atendo_conversation_turns\{state="running"\} \d+$/m);
+    expect(text).toMatch(/^atendo_conversation_turns\{state="waiting"\} \d+$/m);
+    expect(text).toMatch(/^atendo_inbound_busy [01]$/m);
+  });
+
   test("'handled': the first handler answers through the attendants' outbound path and hands the ticket to a queue; the second is not called", async () => {
     scripts.first.set('oi', async (turn, t) => {
       await t.sendText(turn.companyId, turn.ticket.id, `Olá ${turn.contact.name}! Escolha uma opção.`, { fromBot: true, handlerId: 'first' });

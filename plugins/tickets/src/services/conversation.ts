@@ -345,6 +345,11 @@ export class ConversationChain {
     };
   }
 
+  /** Turns running and waiting for a slot in this process now (the `atendo_conversation_turns` gauge). */
+  turnCounts(): { running: number; waiting: number } {
+    return { running: this.turns.active, waiting: this.turns.pending };
+  }
+
   /** Resolves once every event taken so far by this process has finished (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.chains.size) await Promise.all([...this.chains.values()]);

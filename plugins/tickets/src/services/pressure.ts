@@ -9,19 +9,26 @@ import { performance } from 'node:perf_hooks';
  * running 8 at once took the CPU the inbound pipeline needed (bench/inbound.ts `BENCH_BOT=on`, 50 in
  * flight: -45 % stored messages). Inbound messages are what must never wait (providers time out and
  * retry, Baileys buffers them in memory); turns are durable in their queue and catch up. So while the
- * pipeline is busy, turns run one at a time, each followed by a rest as long as it ran (the bot still
+ * pipeline is busy, turns run one at a time, each followed by a rest 1.5 times as long as it ran (the bot still
  * answers, at a bounded share of the process); otherwise up to `TURN_CONCURRENCY` at once, and a reply
  * leaves within tens of milliseconds.
  */
 
 /**
- * While the pipeline is busy, a turn's slot rests as long as the turn ran (up to BUSY_TURN_REST_MAX_MS):
- * one turn at a time, half the time. Measured with one at a time and no rest: -15 % stored messages.
+ * While the pipeline is busy, a turn's slot rests 1.5 times as long as the turn ran (up to
+ * BUSY_TURN_REST_MAX_MS): one turn at a time, 40 % of the time. Measured (bench/inbound.ts, 1,000 contacts
+ * starting conversations with the bot's menu, 10 / 20 / 50 webhooks in flight): one at a time without a
+ * rest cost -15 % stored messages at 50; with a rest as long as the turn, -10 % at 20; with 1.5 times,
+ * -6 to -8 % at each, the bot answering about 20 turns a second meanwhile.
  */
-export const BUSY_TURN_REST_RATIO = 1;
+export const BUSY_TURN_REST_RATIO = 1.5;
 export const BUSY_TURN_REST_MAX_MS = 200;
-/** Deliveries the inbound consumer handles at once from which the pipeline counts as busy. */
-export const INBOUND_BUSY_DELIVERIES = 16;
+/**
+ * Deliveries the inbound consumer handles at once from which the pipeline counts as busy: more than the one
+ * or two of a steady trickle (a bot reply then leaves within tens of milliseconds, see bench/README.md),
+ * as soon as webhooks queue up. At 16 the pipeline lost 57 % with 10 webhooks in flight.
+ */
+export const INBOUND_BUSY_DELIVERIES = 4;
 /** How long the pipeline still counts as busy after it last was (milliseconds): no flapping between batches. */
 export const INBOUND_BUSY_HOLD_MS = 250;
 

@@ -7,21 +7,22 @@ import { performance } from 'node:perf_hooks';
  * Why: a turn that answers costs the kernel several times an inbound message (the turn, then its reply:
  * stored, pushed, sent, acknowledged). When webhooks arrive faster than one process stores them, turns
  * running 8 at once took the CPU the inbound pipeline needed (bench/inbound.ts `BENCH_BOT=on`, 50 in
- * flight: -45 % stored messages). Inbound messages are what must never wait (providers time out and
+ * flight: -43 % stored messages). Inbound messages are what must never wait (providers time out and
  * retry, Baileys buffers them in memory); turns are durable in their queue and catch up. So while the
- * pipeline is busy, turns run one at a time, each followed by a rest 1.5 times as long as it ran (the bot still
+ * pipeline is busy, turns run one at a time, each followed by a rest 2.5 times as long as it ran (the bot still
  * answers, at a bounded share of the process); otherwise up to `TURN_CONCURRENCY` at once, and a reply
  * leaves within tens of milliseconds.
  */
 
 /**
- * While the pipeline is busy, a turn's slot rests 1.5 times as long as the turn ran (up to
- * BUSY_TURN_REST_MAX_MS): one turn at a time, 40 % of the time. Measured (bench/inbound.ts, 1,000 contacts
- * starting conversations with the bot's menu, 10 / 20 / 50 webhooks in flight): one at a time without a
- * rest cost -15 % stored messages at 50; with a rest as long as the turn, -10 % at 20; with 1.5 times,
- * -6 to -8 % at each, the bot answering about 20 turns a second meanwhile.
+ * While the pipeline is busy, a turn's slot rests 2.5 times as long as the turn ran (up to
+ * BUSY_TURN_REST_MAX_MS): one turn at a time, at most 2/7 of the time. Measured (bench/inbound.ts, 1,000
+ * contacts starting conversations with the bot's menu, 10 / 20 / 50 webhooks in flight, against the same
+ * load without the bot): one at a time without a rest, -15 % stored messages at 50; a rest as long as
+ * the turn, -10 % at 20; 1.5 times, -9 / -10 / -8 %; 2.5 times, -7 / -8 / -5 %, the bot answering
+ * 15-18 turns a second meanwhile (and at full speed again once the pipeline calms down).
  */
-export const BUSY_TURN_REST_RATIO = 1.5;
+export const BUSY_TURN_REST_RATIO = 2.5;
 export const BUSY_TURN_REST_MAX_MS = 200;
 /**
  * Deliveries the inbound consumer handles at once from which the pipeline counts as busy: more than the one

@@ -82,7 +82,7 @@ export default definePlugin<TicketsConfig>({
     });
     ctx.metrics.gauge({
       name: 'atendo_inbound_busy',
-      help: '1 while the inbound pipeline of this node counts as busy (4 or more deliveries at once, and 250 ms after), 0 otherwise',
+      help: '1 while the inbound pipeline of this node counts as busy (4 or more deliveries at once, and 30 ms after), 0 otherwise',
       collect: (g) => g.set({}, pressure.busy() ? 1 : 0),
     });
   },

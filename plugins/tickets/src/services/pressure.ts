@@ -9,29 +9,36 @@ import { performance } from 'node:perf_hooks';
  * running 8 at once took the CPU the inbound pipeline needed (bench/inbound.ts `BENCH_BOT=on`, 50 in
  * flight: -43 % stored messages). Inbound messages are what must never wait (providers time out and
  * retry, Baileys buffers them in memory); turns are durable in their queue and catch up. So while the
- * pipeline is busy, turns run one at a time, each followed by a rest 2.5 times as long as it ran (the bot still
+ * pipeline is busy, turns run one at a time, each followed by a rest 4 times as long as it ran (the bot still
  * answers, at a bounded share of the process); otherwise up to `TURN_CONCURRENCY` at once, and a reply
  * leaves within tens of milliseconds.
  */
 
 /**
- * While the pipeline is busy, a turn's slot rests 2.5 times as long as the turn ran (up to
- * BUSY_TURN_REST_MAX_MS): one turn at a time, at most 2/7 of the time. Measured (bench/inbound.ts, 1,000
- * contacts starting conversations with the bot's menu, 10 / 20 / 50 webhooks in flight, against the same
- * load without the bot): one at a time without a rest, -15 % stored messages at 50; a rest as long as
- * the turn, -10 % at 20; 1.5 times, -9 / -10 / -8 %; 2.5 times, -7 / -8 / -5 %, the bot answering
- * 15-18 turns a second meanwhile (and at full speed again once the pipeline calms down).
+ * While the pipeline is busy, a turn's slot rests 4 times as long as the turn ran (up to
+ * BUSY_TURN_REST_MAX_MS): one turn at a time, at most a fifth of the time (the turn's reply is sent,
+ * acknowledged and pushed after the turn, so it costs more than the turn's own time). Measured
+ * (bench/inbound.ts, 1,000 contacts starting conversations with the bot's menu, 10 / 20 / 50 webhooks in
+ * flight, against the same load without the bot): one at a time without a rest, -15 % stored messages at
+ * 50; a rest 1.5 times the turn, -9 / -10 / -8 %; 2.5 times, -11 / -10 / -7 % at worst; 4 times, -4 / -8 /
+ * +2 %, the bot answering 15-19 turns a second meanwhile, and at full speed again once webhooks stop
+ * queueing.
  */
-export const BUSY_TURN_REST_RATIO = 2.5;
-export const BUSY_TURN_REST_MAX_MS = 200;
+export const BUSY_TURN_REST_RATIO = 4;
+export const BUSY_TURN_REST_MAX_MS = 500;
 /**
  * Deliveries the inbound consumer handles at once from which the pipeline counts as busy: more than the one
- * or two of a steady trickle (a bot reply then leaves within tens of milliseconds, see bench/README.md),
- * as soon as webhooks queue up. At 16 the pipeline lost 57 % with 10 webhooks in flight.
+ * or two of a steady flow (a bot reply then leaves within tens of milliseconds, see bench/README.md), as
+ * soon as webhooks queue up. At 16 the pipeline lost 57 % with 10 webhooks in flight.
  */
 export const INBOUND_BUSY_DELIVERIES = 4;
-/** How long the pipeline still counts as busy after it last was (milliseconds): no flapping between batches. */
-export const INBOUND_BUSY_HOLD_MS = 250;
+/**
+ * How long the pipeline still counts as busy after it last was (milliseconds): no flapping between batches.
+ * At 1 ms, 10 webhooks in flight lost 20 % (turns ran between batches); at 250 ms, a steady 75 new
+ * conversations a second (each answered) left the bot seconds behind, as a passing queue of four held it
+ * back for long after; at 30 ms, replies at 75 a second have p99 68 ms.
+ */
+export const INBOUND_BUSY_HOLD_MS = 30;
 
 /** The inbound consumer's load in this process (see the module docstring). */
 export class InboundPressure {

@@ -594,7 +594,12 @@ describe('automation: what the customer receives', () => {
     await d.receivesNothing();
     await q.setConnection({ greetingMessage: 'Olá! Já vamos atender.' });
     expect(await d.ask('alô')).toBe('Olá! Já vamos atender.');
-    expect(await k.db('automationBotStates').where({ ticketId: (await d.ticket()).id }).first()).toMatchObject({ stage: 'human' });
+    // The turn's state is written when it ends (with its lease's release), just after the reply went out.
+    const dt = await d.ticket();
+    expect(await waitFor(async () => {
+      const st = await k.db('automationBotStates').where({ ticketId: dt.id }).first();
+      return st?.leaseUntil === null ? st : undefined;
+    }, 10_000)).toMatchObject({ stage: 'human' });
   });
 
   test("company B's settings never affect company A", async () => {

@@ -76,6 +76,10 @@ describe('AdaptiveLimit', () => {
     await expect(l.run(async () => {
       throw new Error('turn failed');
     })).rejects.toThrow('turn failed');
+    // A task that throws before returning its promise rejects the same way.
+    await expect(l.run(() => {
+      throw new Error('sync');
+    })).rejects.toThrow('sync');
     expect(await l.run(async () => 'next')).toBe('next');
     await tick();
     expect(l.active).toBe(0);

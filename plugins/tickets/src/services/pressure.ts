@@ -94,7 +94,13 @@ export class AdaptiveLimit {
           this.running--;
           this.next();
         };
-        fn()
+        let task: Promise<T>;
+        try {
+          task = fn();
+        } catch (err) {
+          task = Promise.reject(err);
+        }
+        task
           .then(resolve, reject)
           .finally(() => {
             const ms = this.rest ? this.rest(performance.now() - started) : 0;

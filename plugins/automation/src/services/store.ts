@@ -60,12 +60,12 @@ export class AutomationStore {
   private readonly stages: BatchLoader<{ companyId: number; ticketId: number }, Stage | undefined>;
 
   /**
-   * The other round trips of every turn, shared by the turns making them at the same time: taking a lease,
-   * claiming an inbound message, releasing a lease. Rows are written in key order, so two nodes' statements
+   * The other round trips of every turn, shared by the turns making them at the same time: taking a lease
+   * (with the claim of the turn's inbound message: at most one reply per message), releasing it (with the
+   * state the turn saved). Rows are written in key order, so two nodes' statements
    * lock them in the same order.
    */
   private readonly leases: BatchLoader<{ companyId: number; ticketId: number; messageId?: number }, { state: StateRow; claimed: boolean | undefined } | undefined>;
-  private readonly claims: BatchLoader<{ companyId: number; messageId: number }, boolean>;
   private readonly releases: WriteBatcher<{ companyId: number; ticketId: number; patch: StatePatch }>;
   /**
    * The turns this process runs now, by ticket: the state fields saved during a turn are kept here and
@@ -80,6 +80,17 @@ export class AutomationStore {
       const first = new Map<number, number>();
       items.forEach((i, idx) => first.has(i.ticketId) || first.set(i.ticketId, idx));
       const tries = [...first.values()].sort((a, b) => items[a].ticketId - items[b].ticketId);
+      // A message named by two turns of this batch (never the case for real messages, which have one ticket):
+      // the first one claims it, the other is told it is taken.
+      const named = new Set<string>();
+      const dupe = new Set<number>();
+      for (const i of tries) {
+        const m = items[i].messageId;
+        if (m === undefined) continue;
+        const key = `${items[i].companyId}:${m}`;
+        if (named.has(key)) dupe.add(i);
+        named.add(key);
+      }
       // One statement: creates each row leased, or takes the lease of a free (or expired) one; where a lease
       // was had and the turn names its inbound message, claims the message too (the lease keeps another
       // node from claiming it at the same time).
@@ -101,31 +112,15 @@ export class AutomationStore {
          )
          SELECT l.*, EXISTS (SELECT 1 FROM claimed WHERE claimed.company_id = v.c AND claimed.message_id = v.m) AS claimed
          FROM l JOIN v ON v.t = l.ticket_id`,
-        [tries.map((i) => items[i].ticketId), tries.map((i) => items[i].companyId), tries.map((i) => items[i].messageId ?? null)] as unknown as readonly string[],
+        [tries.map((i) => items[i].ticketId), tries.map((i) => items[i].companyId), tries.map((i) => (dupe.has(i) ? null : (items[i].messageId ?? null)))] as unknown as readonly string[],
       )) as { rows: Record<string, unknown>[] };
       const got = new Map(rows.map((r) => [Number(r.ticket_id), r]));
       return items.map((i, idx) => {
         const r = first.get(i.ticketId) === idx ? got.get(i.ticketId) : undefined;
         if (!r) return undefined;
         const { claimed, ...row } = r;
-        return { state: toRow(camelRow(row)), claimed: i.messageId === undefined ? undefined : Boolean(claimed) };
+        return { state: toRow(camelRow(row)), claimed: i.messageId === undefined ? undefined : Boolean(claimed) && !dupe.has(idx) };
       });
-    });
-    this.claims = new BatchLoader(async (items) => {
-      const key = (i: { companyId: number; messageId: number }) => `${i.companyId}:${i.messageId}`;
-      const first = new Map<string, number>();
-      items.forEach((i, idx) => first.has(key(i)) || first.set(key(i), idx));
-      const tries = [...first.values()].sort((a, b) => items[a].companyId - items[b].companyId || items[a].messageId - items[b].messageId);
-      const { rows } = (await this.db.raw(
-        `INSERT INTO automation_processed_messages (company_id, message_id)
-         SELECT c, m FROM unnest(?::int[], ?::bigint[]) AS v(c, m)
-         ON CONFLICT (company_id, message_id) DO NOTHING
-         RETURNING company_id, message_id`,
-        [tries.map((i) => items[i].companyId), tries.map((i) => items[i].messageId)],
-      )) as { rows: { company_id: number; message_id: string | number }[] };
-      const claimed = new Set(rows.map((r) => `${r.company_id}:${Number(r.message_id)}`));
-      // A message claimed twice in one batch: the first caller has it.
-      return items.map((i, idx) => first.get(key(i)) === idx && claimed.has(key(i)));
     });
     this.releases = new WriteBatcher((items) => {
       const sorted = [...items].sort((a, b) => a.ticketId - b.ticketId);
@@ -165,10 +160,10 @@ export class AutomationStore {
    * Runs `fn` holding the ticket's turn: one at a time per ticket in this process (a promise chain) and
    * across nodes (a lease on the ticket's state row, taken with a conditional UPDATE and released after;
    * another node waits for it, up to 10 s, or takes it once it expired). `fn` gets the state as of the
-   * lease and, with `opts.claim` (an inbound message id), whether the message was claimed with the lease
-   * (see `claim`; the same statement). State fields `save`d during the turn are written with the release
-   * (one statement), also when `fn` throws. Throws when the lease cannot be had in time (the caller's bus
-   * delivery is retried).
+   * lease and, with `opts.claim` (an inbound message id), whether the bot may act on that message: true the
+   * first time, false when it already did (a redelivery); the claim is made in the lease's statement.
+   * State fields `save`d during the turn are written with the release (one statement), also when `fn`
+   * throws. Throws when the lease cannot be had in time (the caller's bus delivery is retried).
    */
   async withTurn<T>(companyId: number, ticketId: number, fn: (state: StateRow, claimed?: boolean) => Promise<T>, opts: { claim?: number } = {}): Promise<T> {
     const prev = this.local.get(ticketId) ?? Promise.resolve();
@@ -247,14 +242,6 @@ export class AutomationStore {
       scope.forgotten = true;
     }
     await this.db('automationBotStates').where({ ticketId, companyId }).del();
-  }
-
-  /**
-   * Records that the bot acts on inbound message `messageId`. Resolves false when it already did (a
-   * redelivery): at most one reply per inbound message.
-   */
-  claim(companyId: number, messageId: number): Promise<boolean> {
-    return this.claims.load({ companyId, messageId });
   }
 
   /** Gives a claim back (the turn failed before anything was sent: a redelivery may try again). */

@@ -86,11 +86,19 @@ export function messageVariables(ctx: MessageVariableContext, now: Date = new Da
 }
 
 /**
+ * True when `text` may hold a `{{variable}}` (it has `{{`): only then does filling it need the contact,
+ * user, queue and company; a text without is sent as written.
+ */
+export function hasMessageVariables(text: string | null | undefined): boolean {
+  return Boolean(text) && text!.includes('{{');
+}
+
+/**
  * `text` with every `{{variable}}` (spaces inside the braces allowed, names case-insensitive) replaced by its
  * value; unknown `{{...}}` are left as written. A text without `{{` is returned as is.
  */
 export function fillMessageVariables(text: string, ctx: MessageVariableContext, now: Date = new Date(), timeZone: string = businessTimeZone()): string {
-  if (!text || !text.includes('{{')) return text;
+  if (!hasMessageVariables(text)) return text;
   const vars = messageVariables(ctx, now, timeZone);
   const byLower = new Map(Object.entries(vars).map(([k, v]) => [k.toLowerCase(), v]));
   return text.replace(/\{\{\s*([A-Za-z_]+)\s*\}\}/g, (m, key: string) => byLower.get(key.toLowerCase()) ?? m);

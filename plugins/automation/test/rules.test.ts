@@ -2,6 +2,7 @@
  * The bot's rules as pure functions: menus, option trees, hours by time zone, NPS, LGPD, waiting
  * positions, round-robin and message variables.
  */
+import { hasMessageVariables } from '@atendo/sdk';
 import { botMayTake } from '../src/services/engine';
 import { parseMenuInput, pickQueue, renderQueueMenu, sortQueues } from '../src/rules/menu';
 import { navigate, optionAction, renderOptions, resolvePath, type BotOption } from '../src/rules/tree';
@@ -276,6 +277,12 @@ describe('message variables (the SDK fillMessageVariables on the company clock)'
     expect(renderTemplate('{{ms}}', { now, timeZone: 'Asia/Tokyo' })).toBe('Boa noite');
     expect(renderTemplate('{{ NAME }} sem variáveis', { contactName: 'Zé' })).toBe('Zé sem variáveis');
     expect(renderTemplate('texto simples')).toBe('texto simples');
+  });
+
+  test('hasMessageVariables: only a text with `{{` needs filling (the one-statement send takes the others)', () => {
+    expect(hasMessageVariables('Olá {{name}}')).toBe(true);
+    expect(hasMessageVariables('{{ unknown }}')).toBe(true);
+    for (const plain of ['Olá', '{ nome }', '', null, undefined]) expect(hasMessageVariables(plain)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
-import { AppError, messageFailed, type Bus, type IdentityService, type JobRun, type MessageFailedEvent, type Subscription } from '@atendo/sdk';
+import { AppError, hasMessageVariables, messageFailed, type Bus, type IdentityService, type JobRun, type MessageFailedEvent, type Subscription } from '@atendo/sdk';
 import type { ContactSendResult, TicketsService } from '@atendo/plugin-tickets/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import type { ScheduleRow, ScheduleStore } from './schedules';
@@ -14,7 +14,7 @@ const EARLY_TOLERANCE_MS = 1000;
 
 /** `{{userName}}` / `{{user}}` filled with the schedule's author (the tickets plugin fills the others). */
 export function fillAuthor(body: string, userName: string | null | undefined): string {
-  if (!body.includes('{{')) return body;
+  if (!hasMessageVariables(body)) return body;
   return body.replace(/\{\{\s*(userName|user)\s*\}\}/gi, (userName ?? '').trim());
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, BatchLoader } from '@atendo/sdk';
+import { AppError, BatchLoader, hasMessageVariables } from '@atendo/sdk';
 import { ACTIVE_STATUSES, CONVERSATION_STATUSES, TICKET_LOG_TYPES, type MessageRow, type TicketRow, type TicketStatus } from '../model';
 import type { SendMediaInput, SendOptions, TicketActor, TicketLogInput, TicketPatch, TicketsService } from '../contract';
 import { MESSAGE_MAX } from '../schemas/messages';
@@ -154,18 +154,19 @@ async function sendOutbound(deps: TicketsDeps, companyId: number, ticketId: numb
   const isPrivate = Boolean(opts.isPrivate) && !content.media;
   let changed: string[] = [];
   let stored: StoredOutbound;
-  if (quotedMsgId === null && !content.body.includes('{{')) {
+  const notAllowed = () => new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
+  if (quotedMsgId === null && !hasMessageVariables(content.body)) {
     // A final body (no message variables, no quote): one statement (storeOutboundAtOnce).
     const done = await storeOutboundAtOnce(deps, { companyId, ticketId, allowed, ticketFields: fields, body: content.body, media: content.media, isPrivate, userId, by });
     if (!done.stored) {
       if (done.status === null) throw new AppError('ERR_NO_TICKET_FOUND');
-      throw new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
+      throw notAllowed();
     }
     changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((k) => done.before[k] !== fields[k]);
     stored = done.stored;
   } else stored = await deps.db.transaction(async (trx) => {
     const t = await getTicketOr404(trx, companyId, ticketId, true);
-    if (!allowed.includes(t.status)) throw new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
+    if (!allowed.includes(t.status)) throw notAllowed();
     const ticketFields = Object.fromEntries(Object.entries(fields).filter(([k, v]) => t[k as keyof typeof fields] !== v));
     changed = Object.keys(ticketFields);
     return insertOutboundMessage(trx, { ticket: t, locked: true, ticketFields, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, companyEvent, fillMessageVariables, mediaTypeOfPath, messageSend, type Channel, type SendCommand } from '@atendo/sdk';
+import { AppError, companyEvent, fillMessageVariables, hasMessageVariables, mediaTypeOfPath, messageSend, type Channel, type SendCommand } from '@atendo/sdk';
 import { ticketAudiences } from '../../visibility';
 import { ticketCreated, type ContactSendInput, type ContactSendResult, type SendToContactsOptions, type TicketActor } from '../../contract';
 import { CONVERSATION_STATUSES, type MessageRow, type TicketRow } from '../../model';
@@ -49,7 +49,7 @@ export async function sendToContacts(deps: TicketsDeps, companyId: number, conne
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
   const contactIds = [...new Set(inputs.map((i) => i.contactId))];
   const by: TicketActor = { kind: 'bot', handlerId: opts.handlerId || 'bulk' };
-  const needsVars = checked.some((c) => c.body.includes('{{'));
+  const needsVars = checked.some((c) => hasMessageVariables(c.body));
   const company = needsVars ? await deps.identity.getCompany(companyId) : undefined;
 
   const run = async (trx: Knex.Transaction): Promise<{ stored: StoredOutbound[]; created: TicketRow[] }> => {
@@ -115,7 +115,7 @@ export async function sendToContacts(deps: TicketsDeps, companyId: number, conne
       const t = byContact.get(inputs[n].contactId)!;
       const c = checked[n];
       let body = c.body;
-      if (body.includes('{{')) {
+      if (hasMessageVariables(body)) {
         if (t.queueId !== null && !queueNames.has(t.queueId)) queueNames.set(t.queueId, (await deps.queues.getQueue(companyId, t.queueId))?.name);
         const contact = contacts.get(t.contactId)!;
         body = fillMessageVariables(body, {

@@ -1,4 +1,4 @@
-import { fillMessageVariables } from '@atendo/sdk';
+import { fillMessageVariables, hasMessageVariables } from '@atendo/sdk';
 import type { MessageRow, TicketRow } from '../../model';
 import type { TicketsDeps } from '../deps';
 import { serializeMessages, type SerializedMessage } from './serialize';
@@ -23,7 +23,7 @@ export function isClientGreeting(raw: string | null | undefined): boolean {
  * connection and company and the sending user; a body without `{{` is returned as is (no lookups).
  */
 export async function fillOutgoingVariables(deps: TicketsDeps, t: TicketRow, body: string, userId: number | null): Promise<string> {
-  if (!body || !body.includes('{{')) return body;
+  if (!hasMessageVariables(body)) return body;
   const [contact, user, queue, connection, company] = await Promise.all([
     deps.contacts.get(t.companyId, t.contactId),
     userId !== null ? deps.identity.getUser(t.companyId, userId) : Promise.resolve(undefined),

@@ -12,6 +12,8 @@ import { audienceResolvers, CHANNEL_TOPICS, companyChanged, identityService, use
 import { loadConfig, type KernelConfig, type RawConfig } from './config';
 import { createKnex, migrate, startEmbeddedPostgres, type EmbeddedServer } from './db';
 import { createBus, InProcessBus } from './bus';
+import { Outbox, OutboxBus } from './bus/outbox';
+import { KernelSendLedger } from './bus/send-ledger';
 import { DurableInbox, scopedInbox } from './inbox/inbox';
 import { DeadLetterStore } from './inbox/dead-letters';
 import { Identity } from './identity/service';
@@ -30,6 +32,7 @@ import { findPackageDir, findWorkspaceRoot } from './runtime/paths';
 import { KernelLogController, loggerOptions, requestId } from './logging';
 import { KernelMetrics } from './metrics';
 import { operationsRoutes, type ProbedBus } from './routes/operations';
+import { deadLetterRoutes } from './routes/dead-letters';
 import { SessionStore } from './auth/sessions';
 import { RateLimits } from './auth/rate-limit';
 import { SessionGuard } from './auth/session-guard';
@@ -113,6 +116,8 @@ export interface Kernel {
   jobs: JobScheduler;
   /** The durable inbox behind every `ctx.inbox`. */
   inbox: DurableInbox;
+  /** The transactional outbox behind every `ctx.bus.publish`. */
+  outbox: Outbox;
   /** Sign-in lines to print once, on the start that seeded the platform. */
   firstStartCredentials?: string[];
   close(): Promise<void>;
@@ -226,7 +231,20 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     })) as ProbedBus;
     closers.push(() => rawBus.close());
     closers.push(async () => deadLetters.stop());
-    const bus = metrics.instrumentBus(rawBus);
+    // ---- transactional outbox: plugins publish through it (see bus/outbox.ts); stopped after the plugins and
+    // before the bus (closers run in reverse).
+    const outbox = new Outbox({
+      db,
+      bus: rawBus,
+      log: app.log,
+      singleNode: rawBus instanceof InProcessBus && rawBus.privateBroker,
+      leaseMs: config.OUTBOX_LEASE_MS,
+      maxHeld: config.OUTBOX_MAX_HELD,
+    });
+    closers.push(() => outbox.stop(config.SHUTDOWN_GRACE_MS));
+    const bus = metrics.instrumentBus(new OutboxBus(rawBus, outbox));
+    metrics.gauge({ name: 'atendo_outbox_held', help: 'Transactional outbox: events this node holds while publishing them', collect: (g) => g.set({}, outbox.holding) });
+    const sendLedger = new KernelSendLedger(db);
     metrics.gauge({
       name: 'atendo_bus_queue_depth',
       help: 'Messages waiting in each named bus queue this node consumes',
@@ -338,6 +356,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     const kernelCtx = { publicUrl: config.BACKEND_URL, frontendUrl: config.frontendOrigins[0] ?? '', dataDir: config.dataDir, uploadsDir: config.uploadsDir, nodeEnv: config.NODE_ENV };
     await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard });
     await operationsRoutes(app, { config, db, bus: rawBus, metrics, version: VERSION });
+    await deadLetterRoutes(app, { store: deadLetters });
 
     // ---- plugins
     let defs: PluginDefinition[];
@@ -382,6 +401,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
           identity,
           uploads,
           metrics,
+          sends: sendLedger,
           onClose: (fn) => pluginClosers.push(fn),
         };
         await def.register(ctx);
@@ -409,7 +429,11 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     closers.push(() => jobs.stop());
     // ---- inbox: hand out what waits (a previous run's leftovers first), then what arrives.
     await inbox.start();
-    if (rawBus instanceof InProcessBus) deadLetters.watch(rawBus);
+    // ---- outbox: publish what a previous run left, then what the plugins write.
+    await outbox.start();
+    sendLedger.startPruning();
+    closers.push(async () => sendLedger.stop());
+    deadLetters.watch(rawBus);
 
     // Closing order: HTTP first (stop taking requests), then jobs, plugins, realtime, bus, database.
     return {
@@ -424,6 +448,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       plugins: sorted,
       jobs,
       inbox,
+      outbox,
       firstStartCredentials,
       close: async () => {
         await app.close();

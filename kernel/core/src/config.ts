@@ -97,8 +97,15 @@ export const ConfigSchema = Type.Object({
   INBOX_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 30000 }),
   /** Durable inbox: tries of an event whose handler keeps failing (not on outages) before it is dead-lettered. */
   INBOX_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
-  /** In-process bus: messages one queue may hold waiting; past it publishing is refused (BusFullError). */
+  /**
+   * In-process bus: messages one queue may hold waiting. Past it a direct publish is refused (BusFullError) and the
+   * outbox relay waits for room (its events stay in `outbox_events`: back-pressure, never a loss).
+   */
   BUS_MAX_QUEUE_LENGTH: Type.Integer({ minimum: 1, maximum: 10000000, default: 50000 }),
+  /** Transactional outbox: how long a node holds an event it is publishing before another node may take it (ms; renewed). */
+  OUTBOX_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 30000 }),
+  /** Transactional outbox: events one node holds in memory at most while publishing them (more wait in the table). */
+  OUTBOX_MAX_HELD: Type.Integer({ minimum: 1, maximum: 1000000, default: 10000 }),
   /** Which plugin packages to load: `all` (default) or a comma-separated list of ids. */
   PLUGINS: Type.String({ default: 'all' }),
   /** Graceful shutdown: how long requests and bus deliveries in flight may take to finish before exit (ms). */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Topic } from './contracts';
 
 /**
@@ -5,7 +6,14 @@ import type { Topic } from './contracts';
  * set) and in-process (otherwise). Both pass the same contract test suite (kernel/core/test/bus.contract.ts).
  *
  * Semantics (RabbitMQ topic-exchange semantics, emulated in-process):
- * - `publish(topic, payload)` resolves once the message is durably accepted (publisher confirm).
+ * - `publish(topic, payload, {trx})` writes the event into the kernel's transactional outbox inside the caller's
+ *   transaction: it exists only if that transaction commits, and then it is published (by the outbox relay, on
+ *   whichever node) even if this process dies right after the commit. This is how a plugin publishes the events of
+ *   a state change: never "commit, then publish and log a failure".
+ * - `publish(topic, payload)` without `trx` resolves once the message can no longer be lost by a crash of this
+ *   process: RabbitMQ's publisher confirm of the persistent message; on the in-process bus, the outbox row written
+ *   (its own statement) and removed only once every consumer handled it (or it was dead-lettered, durably). Only
+ *   `volatile` publishes (live pushes, cache invalidation, wake-ups) skip that and may be lost in a crash.
  * - `subscribe(pattern, handler, {queue})`: every distinct `queue` gets its own copy of each matching
  *   message; consumers sharing a `queue` name compete (each message goes to one of them). Patterns use
  *   topic wildcards: `*` matches one dot-separated word, `#` zero or more words.
@@ -41,6 +49,17 @@ export interface PublishOptions {
    * hold the message durably themselves until then (the kernel's inbox).
    */
   durable?: boolean;
+  /**
+   * Write the event inside this transaction (the kernel's outbox): it is published after the transaction commits,
+   * and never if it rolls back; a crash after the commit cannot lose it. Nested transactions (savepoints) publish
+   * with their outermost transaction. Resolves once the row is written in the transaction.
+   */
+  trx?: Knex.Transaction;
+  /**
+   * Best effort: published straight to the bus, never written to the outbox (live pushes, cache invalidations,
+   * wake-ups: losing one in a crash is harmless because readers recover on their own). Ignored with `trx`.
+   */
+  volatile?: boolean;
 }
 
 export interface SubscribeOptions {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Channel, Envelope } from './envelope';
-import { defineTopic } from './contracts';
+import { defineTopic, type Topic } from './contracts';
 
 /** What a channel supports (the inbox hides what a channel cannot do). */
 export interface ChannelCapabilities {
@@ -129,21 +129,45 @@ export interface EditCommand extends ProviderMessageRef {
   body: string;
 }
 
-/** Command to adapters: send a stored outbound message (or a system message, `messageId` 0). */
-export const messageSend = defineTopic<SendCommand>('message.send', 'send a message on its channel');
+/**
+ * Command to adapters: send a stored outbound message (or a system message, `messageId` 0). One topic per channel
+ * (`message.send.<channel>`, see `sendTopic`), so each command reaches its own channel's adapter only.
+ */
+export const messageSend = defineTopic<SendCommand>('message.send', 'send a message on its channel (published per channel: message.send.<channel>)');
 /** Result: the provider accepted the message. */
 export const messageSent = defineTopic<MessageSentEvent>('message.sent', 'a message was accepted by its provider');
 /** Result: sending failed for good. */
 export const messageFailed = defineTopic<MessageFailedEvent>('message.failed', 'a message could not be sent');
 /** Update: a delivery status of a sent message. */
 export const messageStatus = defineTopic<MessageStatusEvent>('message.status', 'a sent message changed delivery status');
-/** Command to adapters: edit a sent message on the provider. */
-export const messageEdit = defineTopic<EditCommand>('message.edit', 'edit a sent message on its channel');
-/** Command to adapters: delete a sent message on the provider. */
-export const messageDelete = defineTopic<ProviderMessageRef>('message.delete', 'delete a sent message on its channel');
+/** Command to adapters: edit a sent message on the provider (published per channel: `message.edit.<channel>`). */
+export const messageEdit = defineTopic<EditCommand>('message.edit', 'edit a sent message on its channel (published per channel: message.edit.<channel>)');
+/** Command to adapters: delete a sent message on the provider (published per channel: `message.delete.<channel>`). */
+export const messageDelete = defineTopic<ProviderMessageRef>('message.delete', 'delete a sent message on its channel (published per channel: message.delete.<channel>)');
 
 /** The channel command, result and update topics: owned by the kernel (the SDK declares them; plugins use them). */
 export const CHANNEL_TOPICS = [messageSend, messageSent, messageFailed, messageStatus, messageEdit, messageDelete] as const;
+
+const perChannel = new Map<string, Topic<unknown>>();
+function channelTopic<T>(base: Topic<T>, channel: string): Topic<T> {
+  if (typeof channel !== 'string' || !/^[a-z][a-z0-9-]*$/.test(channel)) throw new TypeError(`invalid channel name: ${String(channel)}`);
+  const name = `${base.name}.${channel}`;
+  let t = perChannel.get(name);
+  if (!t) {
+    t = defineTopic<T>(name, base.description) as Topic<unknown>;
+    perChannel.set(name, t);
+  }
+  return t as Topic<T>;
+}
+
+/** `message.send.<channel>`: the send commands of one channel (its adapter's consumer is the only one bound). */
+export const sendTopic = (channel: Channel | string): Topic<SendCommand> => channelTopic(messageSend, channel);
+/** `message.edit.<channel>`: edits of sent messages on one channel. */
+export const editTopic = (channel: Channel | string): Topic<EditCommand> => channelTopic(messageEdit, channel);
+/** `message.delete.<channel>`: deletions of sent messages on one channel. */
+export const deleteTopic = (channel: Channel | string): Topic<ProviderMessageRef> => channelTopic(messageDelete, channel);
+/** The pattern every channel's send commands match (observers, tests): `message.send.*`. */
+export const ANY_SEND = 'message.send.*';
 
 /** Outcome of a send: the provider's message id. Throw `RetryableError`/`PermanentError` on failure. */
 export interface SendResult {
@@ -226,4 +250,25 @@ export interface ChannelAdapter {
 /** Identity helper that types an adapter definition. */
 export function defineChannelAdapter(adapter: ChannelAdapter): ChannelAdapter {
   return adapter;
+}
+
+/**
+ * What the channel adapters' consumers already handed to their provider (`ctx.sends`, kept by the kernel): a send
+ * command delivered again (after a crash, a redrive, a relay published twice) is answered from here instead of
+ * being sent twice. The duplicate window that is left is one send in flight: the provider accepted it and the
+ * process died before `record` (Baileys closes even that window with a message id derived from `sendKey`).
+ */
+export interface SendLedger {
+  /** The provider message id recorded for `key`, when that command was already sent. */
+  find(key: string): Promise<string | undefined>;
+  /** Records that the command `key` of `companyId` was sent as `externalId` (idempotent; the first record wins). */
+  record(companyId: number, key: string, externalId: string): Promise<void>;
+}
+
+/**
+ * The stable key of a send command: `<channel>:<companyId>:<messageId>` for a stored message (the same on every
+ * delivery and every resend of it), else `bus:<bus message id>` (system messages, reactions).
+ */
+export function sendKey(cmd: Pick<SendCommand, 'channel' | 'companyId' | 'messageId'>, busMessageId: string): string {
+  return cmd.messageId > 0 ? `${cmd.channel}:${cmd.companyId}:${cmd.messageId}` : `bus:${busMessageId}`.slice(0, 255);
 }

@@ -12,6 +12,7 @@ import type { Jobs } from './jobs';
 import type { Inbox } from './inbox';
 import type { PluginApp } from './http';
 import type { Metrics } from './metrics';
+import type { SendLedger } from './channel';
 
 /** What a plugin's `register` receives. Everything is already scoped to the plugin. */
 export interface PluginContext<Config = Record<string, unknown>> {
@@ -44,6 +45,8 @@ export interface PluginContext<Config = Record<string, unknown>> {
   uploads: UploadService;
   /** Prometheus metrics of this node, served at GET /metrics (see metrics.ts). */
   metrics: Metrics;
+  /** What channel adapters already sent, by the command's stable key (`sendKey`): no second send on a replay. */
+  sends: SendLedger;
   /** Called on shutdown, in reverse registration order. */
   onClose(fn: () => Promise<void> | void): void;
 }

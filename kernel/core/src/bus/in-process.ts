@@ -88,6 +88,11 @@ interface StoredMessage {
 /** Settles a `durable` publish once every queue copy is settled (see PublishOptions.durable). */
 interface DurableTracker {
   pending: number;
+  /**
+   * A copy that failed after its retries is dead-lettered (stored by the sink) and counts as settled, instead of
+   * rejecting the publish (the outbox relay: the event is done once every copy is handled or durably dead).
+   */
+  settleOnDeadLetter?: boolean;
   failed: unknown;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -393,6 +398,48 @@ export class InProcessBus implements Bus {
   }
 
   /**
+   * The outbox relay's publish: like `durable`, resolves once every copy is handled, but a copy that fails after
+   * its retries is dead-lettered (and stored by `deadLetterSink` before it counts) instead of rejecting. Rejects
+   * with `BusFullError` (nothing enqueued) when a target queue is full, and when the bus closes first.
+   * `json`: the payload already encoded (it is not encoded again).
+   */
+  publishSettled(m: { id: string; topic: string; json: string; headers?: Record<string, string>; publishedAt?: string }): Promise<void> {
+    try {
+      if (this.closed) throw new Error('bus is closed');
+      const msg: StoredMessage = { id: m.id, topic: m.topic, json: m.json, headers: m.headers ? { ...m.headers } : {}, publishedAt: m.publishedAt ?? new Date().toISOString() };
+      return new Promise<void>((resolve, reject) => {
+        const tracker: DurableTracker = {
+          pending: 0,
+          settleOnDeadLetter: true,
+          failed: undefined,
+          resolve: () => {
+            this.trackers.delete(tracker);
+            resolve();
+          },
+          reject: (err) => {
+            this.trackers.delete(tracker);
+            reject(err);
+          },
+        };
+        try {
+          if (this.broker.route(msg, tracker) === 0) return resolve();
+        } catch (err) {
+          return reject(err);
+        }
+        this.trackers.add(tracker);
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** True when a publish of `topic` now would be refused because a queue it goes to is full. */
+  wouldRefuse(topic: string): boolean {
+    for (const q of this.broker.routeOf(topic)) if (this.broker.depth(q) >= this.broker.maxQueueLength) return true;
+    return false;
+  }
+
+  /**
    * Declares the queue (or a private one for `broadcast`), binds `pattern`, and starts a consumer.
    * Bindings accumulate on a named queue, as with RabbitMQ. Throws `TypeError` on invalid options and
    * rejects after `close()`.
@@ -541,7 +588,7 @@ export class InProcessBus implements Bus {
       outage = !permanent && isOutage(err);
       const log = { err, queue: queue.broadcast ? undefined : queue.name, topic: msg.topic, id: msg.id, attempt };
       if (!outage && (permanent || attempt > consumer.opts.maxRetries)) {
-        if (entry.tracker && !permanent) {
+        if (entry.tracker && !permanent && !entry.tracker.settleOnDeadLetter) {
           // A durable publish: its publisher keeps the message and tries again later.
           this.logger?.warn(log, 'bus: handler failed after its retries; returned to the publisher');
           settle(entry.tracker, err);

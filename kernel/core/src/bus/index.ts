@@ -13,7 +13,7 @@ export { RabbitMqBus, DEAD_LETTER_EXCHANGE, type RabbitMqBusOptions } from './ra
  * - otherwise: an `InProcessBus` (single process, in memory, nothing persisted).
  * `exchange` is the RabbitMQ topic exchange (default `atendo.events`; ignored by the in-process bus).
  * `logger` is an optional pino-like logger (a Fastify/pino logger fits). In-process only: `maxQueueLength`
- * bounds every queue (BUS_MAX_QUEUE_LENGTH), `deadLetterSink` keeps dead letters beyond the process.
+ * bounds every queue (BUS_MAX_QUEUE_LENGTH). `deadLetterSink` keeps dead letters in the kernel's table (both buses).
  */
 export async function createBus(
   opts: { amqpUrl?: string; exchange?: string; logger?: BusLogger; maxQueueLength?: number; deadLetterSink?: (letter: DeadLetter) => Promise<void> } = {},
@@ -22,7 +22,7 @@ export async function createBus(
     // Queues of a non-default exchange are namespaced by it, so installations sharing a broker stay apart.
     const exchange = opts.exchange ?? 'atendo.events';
     const queuePrefix = exchange === 'atendo.events' ? '' : `${exchange}.`;
-    const bus = new RabbitMqBus({ url: opts.amqpUrl, exchange, queuePrefix, logger: opts.logger });
+    const bus = new RabbitMqBus({ url: opts.amqpUrl, exchange, queuePrefix, logger: opts.logger, deadLetterSink: opts.deadLetterSink });
     await bus.connect();
     return bus;
   }

@@ -13,7 +13,7 @@ import {
   type TopicPattern,
   topicNames,
 } from '@atendo/sdk';
-import { encodePayload, outageDelay, outageLog, resolveSubscribeOptions, type BusLogger, type ResolvedSubscribeOptions } from './in-process';
+import { encodePayload, outageDelay, outageLog, resolveSubscribeOptions, type BusLogger, type DeadLetter, type ResolvedSubscribeOptions } from './in-process';
 
 /** Options of `RabbitMqBus`. */
 export interface RabbitMqBusOptions {
@@ -32,6 +32,12 @@ export interface RabbitMqBusOptions {
    * installations (or test kernels) sharing a broker with different exchanges must not share queues.
    */
   queuePrefix?: string;
+  /**
+   * Keeps dead letters in the kernel's table (`bus_dead_letters`) instead of `<queue>.dlq`: the message is acked
+   * once the sink stored it (nacked into `<queue>.dlq` as before when the sink fails), so operators see and
+   * redrive every bus's dead letters in one place. Without it, dead letters go to `<queue>.dlq`.
+   */
+  deadLetterSink?: (letter: DeadLetter) => Promise<void>;
 }
 
 /** Dead-letter exchange (direct); each queue's `<queue>.dlq` is bound to it on routing key `<queue>`. */
@@ -97,6 +103,7 @@ export class RabbitMqBus implements Bus {
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly connectWaitMs: number;
+  private readonly deadLetterSink?: (letter: DeadLetter) => Promise<void>;
 
   private model: amqp.ChannelModel | null = null;
   private pubChannel: amqp.ConfirmChannel | null = null;
@@ -120,6 +127,29 @@ export class RabbitMqBus implements Bus {
     this.initialDelayMs = Math.max(1, opts.reconnect?.initialDelayMs ?? 250);
     this.maxDelayMs = Math.max(this.initialDelayMs, opts.reconnect?.maxDelayMs ?? 5_000);
     this.connectWaitMs = opts.connectWaitMs ?? 10_000;
+    this.deadLetterSink = opts.deadLetterSink;
+  }
+
+  /**
+   * Puts `messages` (dead letters kept in the kernel's table) back into the named queue `queue` with attempt 1,
+   * each confirmed by the broker. Returns how many were put back. Rejects when the broker does not confirm.
+   */
+  async redrive(queue: string, opts: { messages: BusMessage[] }): Promise<number> {
+    if (this.closed) throw new Error('bus is closed');
+    let n = 0;
+    for (const m of opts.messages) {
+      const props: amqp.Options.Publish = {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: m.id,
+        timestamp: Math.floor(Date.parse(m.publishedAt) / 1000) || Math.floor(Date.now() / 1000),
+        headers: { ...m.headers, [H_TOPIC]: m.topic, [H_PUBLISHED_AT]: m.publishedAt, [H_ATTEMPT]: 1 },
+      };
+      const content = Buffer.from(encodePayload(m.payload), 'utf8');
+      await this.confirmedSend((ch, cb) => ch.sendToQueue(`${this.queuePrefix}${queue}`, content, props, cb));
+      n++;
+    }
+    return n;
   }
 
   /**
@@ -601,6 +631,15 @@ export class RabbitMqBus implements Bus {
       outage = !(err instanceof PermanentError) && isOutage(err);
       if (!outage && (err instanceof PermanentError || message.attempt > sub.opts.maxRetries)) {
         this.logger?.error(log, sub.opts.broadcast ? 'bus: broadcast message failed, dropped' : 'bus: message dead-lettered');
+        if (this.deadLetterSink && !sub.opts.broadcast && sub.opts.queue) {
+          try {
+            await this.deadLetterSink({ queue: sub.opts.queue, message, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+            this.settle(ch, msg, 'ack');
+            return;
+          } catch (sinkErr) {
+            this.logger?.error({ err: sinkErr, queue }, 'bus: storing a dead letter failed; it goes to the dead-letter queue');
+          }
+        }
         this.settle(ch, msg, 'dead');
         return;
       }

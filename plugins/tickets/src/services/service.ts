@@ -94,7 +94,7 @@ async function findOrOpen(deps: TicketsDeps, companyId: number, input: { contact
     }
     const fx = new AfterCommit(userId !== null ? { kind: 'user', userId } : { kind: 'system', reason: 'external-api' });
     try {
-      const ticket = await deps.db.transaction(async (trx) => {
+      const ticket = await fx.run(deps, async (trx) => {
         if (userId !== null) {
           const { ticket: t, reopened } = await openTicket(trx, { companyId, userId, contact, connection: conn, queueId, queueOnReopen: (previous) => queueId ?? previous });
           fx.update(t, reopened);
@@ -154,26 +154,33 @@ async function sendOutbound(deps: TicketsDeps, companyId: number, ticketId: numb
   const isPrivate = Boolean(opts.isPrivate) && !content.media;
   let changed: string[] = [];
   let stored: StoredOutbound;
+  // The plain fields that changed with the message: announced as a service `update` would, with its transaction.
+  const publishChanged = async (trx: Knex.Transaction, s: StoredOutbound) => {
+    if (changed.length) await deps.bus.publish(TICKET_TOPICS.updated, ticketBusEvent(s.ticket, { fields: [...changed, 'lastMessage', 'fromMe'] }), { trx });
+  };
   const notAllowed = () => new AppError('ERR_TICKET_NOT_OPEN', fromBot ? 'Handlers can answer only pending, open, group, lgpd or nps tickets' : undefined);
   if (quotedMsgId === null && !hasMessageVariables(content.body)) {
-    // A final body (no message variables, no quote): one statement (storeOutboundAtOnce).
-    const done = await storeOutboundAtOnce(deps, { companyId, ticketId, allowed, ticketFields: fields, body: content.body, media: content.media, isPrivate, userId, by });
-    if (!done.stored) {
-      if (done.status === null) throw new AppError('ERR_NO_TICKET_FOUND');
-      throw notAllowed();
-    }
-    changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((k) => done.before[k] !== fields[k]);
-    stored = done.stored;
+    // A final body (no message variables, no quote): one statement (storeOutboundAtOnce), its events with it.
+    stored = await deps.db.transaction(async (trx) => {
+      const done = await storeOutboundAtOnce(deps, { companyId, ticketId, allowed, ticketFields: fields, body: content.body, media: content.media, isPrivate, userId, by }, trx);
+      if (!done.stored) {
+        if (done.status === null) throw new AppError('ERR_NO_TICKET_FOUND');
+        throw notAllowed();
+      }
+      changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((k) => done.before[k] !== fields[k]);
+      await publishChanged(trx, done.stored);
+      return done.stored;
+    });
   } else stored = await deps.db.transaction(async (trx) => {
     const t = await getTicketOr404(trx, companyId, ticketId, true);
     if (!allowed.includes(t.status)) throw notAllowed();
     const ticketFields = Object.fromEntries(Object.entries(fields).filter(([k, v]) => t[k as keyof typeof fields] !== v));
     changed = Object.keys(ticketFields);
-    return insertOutboundMessage(trx, { ticket: t, locked: true, ticketFields, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);
+    const s = await insertOutboundMessage(trx, { ticket: t, locked: true, ticketFields, body: content.body, media: content.media, userId, quotedMsgId, automatic: true, by, isPrivate }, deps);
+    await publishChanged(trx, s);
+    return s;
   });
   await announceOutboundMessage(deps, stored);
-  // The plain fields that changed with the message: announced as a service `update` would.
-  if (changed.length) await deps.bus.publish(TICKET_TOPICS.updated, ticketBusEvent(stored.ticket, { fields: [...changed, 'lastMessage', 'fromMe'] })).catch((err: unknown) => deps.log.error({ err, ticketId }, 'tickets: publish ticket.updated after commit failed'));
   return stored.message;
 }
 
@@ -239,7 +246,7 @@ async function updateTicketAs(deps: TicketsDeps, companyId: number, ticketId: nu
   checkPatch(patch);
   const fx = new AfterCommit(by);
   const log = actorLog(by);
-  const result = await deps.db.transaction(async (trx) => {
+  const result = await fx.run(deps, async (trx) => {
     const t = await getTicketOr404(trx, companyId, ticketId, true);
     if (patch.queueId != null && patch.queueId !== t.queueId) await requireQueue(deps, companyId, patch.queueId);
     const target = patch.userId != null && patch.userId !== t.userId ? await deps.identity.getUser(companyId, patch.userId) : undefined;

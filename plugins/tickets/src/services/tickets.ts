@@ -67,13 +67,15 @@ export function fillTemplate(text: string, vars: { contactName?: string | null; 
 // Effects after commit
 
 /**
- * What a write does once its transaction has committed: socket emits, bus events (`ticket.*`, and
- * `ticket.changed` for each ticket whose status, queue or user changed), outbound sends. `by` is who wrote.
+ * The effects of a ticket write. Its events (`ticket.*`, and `ticket.changed` for each ticket whose status, queue
+ * or user changed) are written into the transaction's outbox by `run` (they leave with the commit, and never
+ * without it); after the commit, `flush` pushes the socket updates and the automatic messages stored in it (their
+ * own events left with the transaction too). `by` is who wrote.
  */
 export class AfterCommit {
   readonly updates: { ticket: TicketRow; previous?: TicketRow }[] = [];
-  readonly events: { topic: string; publish: (deps: TicketsDeps) => Promise<void> }[] = [];
-  /** Automatic messages stored in the transaction, announced (push + `message.send`) after commit. */
+  readonly events: { topic: string; publish: (deps: TicketsDeps, trx: Knex.Transaction) => Promise<void> }[] = [];
+  /** Automatic messages stored in the transaction, pushed after commit. */
   readonly messages: StoredOutbound[] = [];
 
   constructor(readonly by: TicketActor) {}
@@ -83,18 +85,41 @@ export class AfterCommit {
     this.updates.push({ ticket, previous });
   }
 
-  /** Queues a `ticket.*` event of `t` (`ticket.closed` carries who closed it). */
+  /** Queues a `ticket.*` event of `t` (`ticket.closed` carries who closed it); written by `run` before the commit. */
   event(topic: TicketEventTopic, t: TicketRow, extra: Partial<TicketBusEvent> = {}): void {
     if (topic === ticketClosed) {
       const payload = ticketClosedEvent(t, this.by, extra);
-      this.events.push({ topic: topic.name, publish: (deps) => deps.bus.publish(ticketClosed, payload) });
+      this.events.push({ topic: topic.name, publish: (deps, trx) => deps.bus.publish(ticketClosed, payload, { trx }) });
     } else {
       const payload = ticketBusEvent(t, extra);
-      this.events.push({ topic: topic.name, publish: (deps) => deps.bus.publish(topic, payload) });
+      this.events.push({ topic: topic.name, publish: (deps, trx) => deps.bus.publish(topic, payload, { trx }) });
     }
   }
 
-  /** Runs every effect; failures are logged, never thrown (the write is already committed). */
+  /**
+   * Runs `body` in a transaction and, before it commits, writes the events queued meanwhile into its outbox
+   * (`ticket.*` in order, then `ticket.changed` per ticket against its first previous state).
+   */
+  run<T>(deps: TicketsDeps, body: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return deps.db.transaction(async (trx) => {
+      const result = await body(trx);
+      for (const e of this.events) await e.publish(deps, trx);
+      for (const u of this.lastStates().values()) {
+        const change = u.previous ? ticketChangedEvent(u.previous, u.ticket, this.by) : undefined;
+        if (change) await deps.bus.publish(ticketChanged, change, { trx });
+      }
+      return result;
+    });
+  }
+
+  /** Only the last state of each ticket (a transition may update a ticket twice), against its first previous state. */
+  private lastStates(): Map<number, { ticket: TicketRow; previous?: TicketRow }> {
+    const last = new Map<number, { ticket: TicketRow; previous?: TicketRow }>();
+    for (const u of this.updates) last.set(u.ticket.id, { ticket: u.ticket, previous: last.get(u.ticket.id)?.previous ?? u.previous });
+    return last;
+  }
+
+  /** After commit: the socket pushes; failures are logged, never thrown (the write is committed, its events too). */
   async flush(deps: TicketsDeps): Promise<void> {
     const safe = async (what: string, fn: () => unknown) => {
       try {
@@ -104,15 +129,7 @@ export class AfterCommit {
       }
     };
     for (const m of this.messages) await safe('automatic message', () => announceOutboundMessage(deps, m, { emitTicket: false }));
-    // Only the last state of each ticket is pushed (a transition may update a ticket twice), against its first previous state.
-    const last = new Map<number, { ticket: TicketRow; previous?: TicketRow }>();
-    for (const u of this.updates) last.set(u.ticket.id, { ticket: u.ticket, previous: last.get(u.ticket.id)?.previous ?? u.previous });
-    for (const u of last.values()) await safe('ticket emit', () => emitTicketUpdate(deps, u.ticket, u.previous));
-    for (const e of this.events) await safe(`publish ${e.topic}`, () => e.publish(deps));
-    for (const u of last.values()) {
-      const change = u.previous ? ticketChangedEvent(u.previous, u.ticket, this.by) : undefined;
-      if (change) await safe(`publish ${ticketChanged.name}`, () => deps.bus.publish(ticketChanged, change));
-    }
+    for (const u of this.lastStates().values()) await safe('ticket emit', () => emitTicketUpdate(deps, u.ticket, u.previous));
   }
 }
 
@@ -242,7 +259,7 @@ export async function createTicket(deps: TicketsDeps, auth: AuthUser, body: Crea
   for (let attempt = 0; ; attempt++) {
     const fx = new AfterCommit({ kind: 'user', userId: auth.id });
     try {
-      const ticket = await deps.db.transaction(async (trx) => {
+      const ticket = await fx.run(deps, async (trx) => {
         const active = await findActive(trx, companyId, contact.id, conn.id);
         if (active) throw await otherOpenTicketError(deps, active);
         const { ticket: t, reopened: reuse } = await openTicket(trx, { companyId, userId: auth.id, contact, connection: conn, queueId, queueOnReopen: (previous) => queueId ?? previous });
@@ -529,7 +546,7 @@ export async function updateTicket(deps: TicketsDeps, auth: AuthUser, id: number
   const [viewer, caller] = await Promise.all([loadViewer(deps, auth), deps.identity.getUser(auth.companyId, auth.id)]);
   if (!caller) throw new AppError('ERR_NO_PERMISSION');
   const fx = new AfterCommit({ kind: 'user', userId: auth.id });
-  const result = await deps.db.transaction(async (trx) => {
+  const result = await fx.run(deps, async (trx) => {
     const { ticket: t } = await guardTicket(deps, auth, id, { trx, lock: true, viewer });
     const action = resolveAction(t, body, viewer);
     return HANDLERS[action]({ deps, trx, t, body, viewer, caller, fx });
@@ -550,10 +567,10 @@ export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number
   const t = await deps.db.transaction(async (trx) => {
     const { ticket: row } = await guardTicket(deps, auth, id, { trx, lock: 'delete' });
     await trx('tickets').where({ id: row.id, companyId: auth.companyId }).del();
+    await deps.bus.publish(ticketDeleted, ticketBusEvent(row), { trx });
     return row;
   });
   emitTicketDelete(deps, t);
-  await deps.bus.publish(ticketDeleted, ticketBusEvent(t)).catch((err: unknown) => deps.log.error({ err, ticketId: t.id }, 'tickets: publish ticket.deleted after commit failed'));
 }
 
 /**
@@ -570,7 +587,7 @@ export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: C
   let closed = 0;
   for (;;) {
     const fx = new AfterCommit({ kind: 'user', userId: auth.id });
-    const count = await deps.db.transaction(async (trx) => {
+    const count = await fx.run(deps, async (trx) => {
       const q = trx('tickets').whereIn('tickets.status', statuses).where('tickets.id', '>', lastId).orderBy('tickets.id').limit(CLOSE_ALL_BATCH).forNoKeyUpdate();
       applyVisibility(q, viewer);
       if (queueIds) {

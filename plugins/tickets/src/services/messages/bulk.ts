@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, companyEvent, fillMessageVariables, hasMessageVariables, mediaTypeOfPath, messageSend, type Channel, type SendCommand } from '@atendo/sdk';
+import { AppError, companyEvent, fillMessageVariables, hasMessageVariables, mediaTypeOfPath, sendTopic, type Channel, type SendCommand } from '@atendo/sdk';
+import type { Contact } from '@atendo/plugin-contacts/contract';
 import { ticketAudiences } from '../../visibility';
 import { ticketCreated, type ContactSendInput, type ContactSendResult, type SendToContactsOptions, type TicketActor } from '../../contract';
 import { CONVERSATION_STATUSES, type MessageRow, type TicketRow } from '../../model';
@@ -9,7 +10,7 @@ import { serializeTickets, ticketBusEvent } from '../core';
 import type { TicketsDeps } from '../deps';
 import { MESSAGE_MAX } from '../../schemas/messages';
 import { MESSAGE_MEDIA_TYPES, messageStoredEvent, type StoredOutbound } from './outbound';
-import { ACK, lastMessageOf, mediaTypeOf, mimeOfPath, normalize, SEND_ERROR, serializeMessages } from './serialize';
+import { ACK, lastMessageOf, mediaTypeOf, mimeOfPath, normalize, serializeMessages } from './serialize';
 import { messageStored } from '../../contract';
 
 /** Most messages one `sendToContacts` call takes. */
@@ -162,7 +163,9 @@ export async function sendToContacts(deps: TicketsDeps, companyId: number, conne
       .join(', ');
     await trx.raw(`UPDATE tickets AS t SET last_message = v.lm, from_me = true, updated_at = now() FROM (VALUES ${rowsSql}) AS v(id, lm) WHERE t.id = v.id AND t.company_id = ?`, [...bindings, companyId]);
     const ticketsAfter = new Map(((await trx('tickets').where({ companyId }).whereIn('id', updates.map((m) => m.ticketId))) as TicketRow[]).map((t) => [t.id, t]));
-    return { stored: inserted.map((message) => ({ message, ticket: ticketsAfter.get(message.ticketId)!, by })), created };
+    const stored: StoredOutbound[] = inserted.map((message) => ({ message, ticket: ticketsAfter.get(message.ticketId)!, by }));
+    await publishBulk(deps, companyId, trx, stored, created, contacts);
+    return { stored, created };
   };
 
   const announceAll = async (stored: StoredOutbound[], created: TicketRow[]) => {
@@ -191,41 +194,16 @@ export async function sendToContacts(deps: TicketsDeps, companyId: number, conne
 }
 
 /**
- * After commit, what `announceOutboundMessage` does for one message, for a whole `sendToContacts` call with
- * one read per relation: `ticket.created` for new tickets; per message `company-{cid}-appMessage` create (with
- * its ticket and contact) to the ticket's audiences, `message.stored` and `message.send`; per ticket one
- * `company-{cid}-ticket` update (its state after the call). A failed `message.send` publish marks that
- * message `send_error`.
+ * In the transaction, the events of a whole `sendToContacts` call: `ticket.created` for new tickets; per message
+ * `message.stored` and the send command on its channel's topic (`message.send.<channel>`). They leave with the
+ * commit (the outbox), so every stored message is sent.
  */
-async function announceBulk(deps: TicketsDeps, companyId: number, stored: StoredOutbound[], created: TicketRow[]): Promise<void> {
-  if (!stored.length) return;
-  for (const t of created) {
-    await deps.bus.publish(ticketCreated, ticketBusEvent(t)).catch((err: unknown) => deps.log.error({ err, ticketId: t.id }, 'tickets: publishing ticket.created failed'));
-  }
-  const tickets = new Map<number, TicketRow>();
-  for (const s of stored) tickets.set(s.ticket.id, s.ticket);
-  const contacts = await deps.contacts.getMany(companyId, [...new Set([...tickets.values()].map((t) => t.contactId))]);
-  const contactById = new Map(contacts.map((c) => [c.id, c]));
-  const mask = (await deps.identity.getCompanySetting(companyId, 'lgpdHideNumber')) === 'enabled';
-  const [serialized, wireTickets] = await Promise.all([
-    serializeMessages(deps, companyId, stored.map((s) => s.message), { tickets: [...tickets.values()] }),
-    serializeTickets(deps, companyId, [...tickets.values()], { maskNumbers: mask, known: { contacts } }),
-  ]);
-  const wireById = new Map(wireTickets.map((t) => [t.id, t]));
-  const event = companyEvent(companyId, 'appMessage');
-  stored.forEach((s, i) => {
-    const wire = wireById.get(s.ticket.id)!;
-    deps.realtime.emitToCompany(companyId, event, { action: 'create', message: serialized[i], ticket: wire, contact: wire.contact ?? null }, { audiences: ticketAudiences(s.ticket) });
-  });
-  for (const t of tickets.values()) {
-    deps.realtime.emitToCompany(companyId, companyEvent(companyId, 'ticket'), { action: 'update', ticket: wireById.get(t.id)!, ticketId: t.id }, { audiences: ticketAudiences(t) });
-  }
+async function publishBulk(deps: TicketsDeps, companyId: number, trx: Knex.Transaction, stored: StoredOutbound[], created: TicketRow[], contacts: Map<number, Contact>): Promise<void> {
+  for (const t of created) await deps.bus.publish(ticketCreated, ticketBusEvent(t), { trx });
   for (const s of stored) {
     const { message, ticket, by } = s;
-    await deps.bus
-      .publish(messageStored, messageStoredEvent(message, ticket, by), { id: `message.stored:${companyId}:${message.id}` })
-      .catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'tickets: publishing message.stored failed'));
-    const contact = contactById.get(ticket.contactId);
+    await deps.bus.publish(messageStored, messageStoredEvent(message, ticket, by), { id: `message.stored:${companyId}:${message.id}`, trx });
+    const contact = contacts.get(ticket.contactId);
     const cmd: SendCommand = {
       companyId,
       messageId: message.id,
@@ -241,11 +219,32 @@ async function announceBulk(deps: TicketsDeps, companyId: number, stored: Stored
       isForwarded: message.isForwarded,
     };
     if (message.mediaPath) cmd.media = { path: message.mediaPath, mimeType: mimeOfPath(message.mediaPath), fileName: message.mediaName ?? 'file', url: deps.uploads.url(companyId, message.mediaPath) };
-    try {
-      await deps.bus.publish(messageSend, cmd, { id: `message.send:${companyId}:${message.id}` });
-    } catch (err) {
-      deps.log.error({ err, messageId: message.id }, 'tickets: publishing message.send failed');
-      await deps.db('messages').where({ id: message.id, companyId, ack: ACK.pending }).update({ sendError: SEND_ERROR, updatedAt: deps.db.fn.now() });
-    }
+    await deps.bus.publish(sendTopic(cmd.channel), cmd, { id: `message.send:${companyId}:${message.id}`, trx });
+  }
+}
+
+/**
+ * After commit, the pushes of a whole `sendToContacts` call with one read per relation: per message
+ * `company-{cid}-appMessage` create (with its ticket and contact) to the ticket's audiences; per ticket one
+ * `company-{cid}-ticket` update (its state after the call). The events left with the transaction (`publishBulk`).
+ */
+async function announceBulk(deps: TicketsDeps, companyId: number, stored: StoredOutbound[], _created: TicketRow[]): Promise<void> {
+  if (!stored.length) return;
+  const tickets = new Map<number, TicketRow>();
+  for (const s of stored) tickets.set(s.ticket.id, s.ticket);
+  const contacts = await deps.contacts.getMany(companyId, [...new Set([...tickets.values()].map((t) => t.contactId))]);
+  const mask = (await deps.identity.getCompanySetting(companyId, 'lgpdHideNumber')) === 'enabled';
+  const [serialized, wireTickets] = await Promise.all([
+    serializeMessages(deps, companyId, stored.map((s) => s.message), { tickets: [...tickets.values()] }),
+    serializeTickets(deps, companyId, [...tickets.values()], { maskNumbers: mask, known: { contacts } }),
+  ]);
+  const wireById = new Map(wireTickets.map((t) => [t.id, t]));
+  const event = companyEvent(companyId, 'appMessage');
+  stored.forEach((s, i) => {
+    const wire = wireById.get(s.ticket.id)!;
+    deps.realtime.emitToCompany(companyId, event, { action: 'create', message: serialized[i], ticket: wire, contact: wire.contact ?? null }, { audiences: ticketAudiences(s.ticket) });
+  });
+  for (const t of tickets.values()) {
+    deps.realtime.emitToCompany(companyId, companyEvent(companyId, 'ticket'), { action: 'update', ticket: wireById.get(t.id)!, ticketId: t.id }, { audiences: ticketAudiences(t) });
   }
 }

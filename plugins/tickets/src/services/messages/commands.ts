@@ -10,7 +10,8 @@ import type { TicketsDeps } from '../deps';
 import { assertVisible, guardMessage } from '../guard';
 import { MESSAGE_MAX } from '../../schemas/messages';
 import { emitMessageUpdate, mimeOfPath, normalize, serializeMessages, TEXT_TYPES, type SerializedMessage } from './serialize';
-import { announceOutboundMessage, createOutboundMessage, insertOutboundMessage, MESSAGE_TOPICS, SENDABLE, type StoredOutbound } from './outbound';
+import { announceOutboundMessage, CHANNEL_COMMANDS, createOutboundMessage, insertOutboundMessage, SENDABLE, type StoredOutbound } from './outbound';
+import { channelCan } from './capabilities';
 import { conversationTickets, visibleTicket } from './conversation';
 import { isClientGreeting, serverGreeting } from './variables';
 
@@ -230,16 +231,20 @@ export async function deleteMessage(deps: TicketsDeps, auth: AuthUser, id: numbe
     const [serialized] = await serializeMessages(deps, ticket.companyId, [message]);
     return serialized;
   }
-  const [updated] = (await deps.db('messages')
-    .where({ id: message.id, companyId: message.companyId, isDeleted: false })
-    .update({ isDeleted: true, updatedAt: deps.db.fn.now() })
-    .returning('*')) as MessageRow[];
+  // The provider's copy goes too where the channel can delete for everyone (its adapter consumes
+  // `message.delete.<channel>`); the command leaves with the transaction that marks the message.
+  const ref = message.fromMe && message.wid && channelCan(ticket.channel, 'deletes') ? await providerRef(deps, ticket, message) : undefined;
+  const updated = await deps.db.transaction(async (trx) => {
+    const [row] = (await trx('messages')
+      .where({ id: message.id, companyId: message.companyId, isDeleted: false })
+      .update({ isDeleted: true, updatedAt: trx.fn.now() })
+      .returning('*')) as MessageRow[];
+    if (row && ref) await deps.bus.publish(CHANNEL_COMMANDS.delete(ticket.channel), ref, { id: `message.delete:${message.companyId}:${message.id}`, trx });
+    return row;
+  });
   if (!updated) {
     const [serialized] = await serializeMessages(deps, ticket.companyId, [message]);
     return serialized;
-  }
-  if (message.fromMe) {
-    await deps.bus.publish(MESSAGE_TOPICS.delete, await providerRef(deps, ticket, message)).catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'messages: publishing message.delete failed'));
   }
   return emitMessageUpdate(deps, updated);
 }
@@ -260,17 +265,23 @@ export async function editMessage(deps: TicketsDeps, auth: AuthUser, id: number,
   // A signed message stays signed: the edit box shows the text without the signature line.
   const signature = SIGNATURE_LINE.exec(message.body)?.[0];
   if (signature && !SIGNATURE_LINE.test(body)) body = signature + body;
-  const [updated] = (await deps.db('messages')
-    .where({ id: message.id, companyId: message.companyId, isDeleted: false })
-    .where('createdAt', '>', deps.db.raw(`now() - interval '${EDIT_WINDOW_MINUTES} minutes'`))
-    .update({ body, isEdited: true, updatedAt: deps.db.fn.now() })
-    .returning('*')) as MessageRow[];
-  if (!updated) throw new AppError('ERR_VALIDATION', `Messages can be edited only within ${EDIT_WINDOW_MINUTES} minutes`);
-  if (!message.isPrivate) {
-    await deps.bus
-      .publish(MESSAGE_TOPICS.edit, { ...(await providerRef(deps, ticket, message)), body })
-      .catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'messages: publishing message.edit failed'));
+  // A message the provider already has can be edited only where the channel edits (Baileys); elsewhere the edit
+  // would stay ours alone, so it is refused (the inbox says so before the attendant edits). Private notes and
+  // messages not sent yet are edited here only.
+  if (!message.isPrivate && message.wid && !channelCan(ticket.channel, 'edits')) {
+    throw new AppError('ERR_VALIDATION', `The ${ticket.channel} channel cannot edit a sent message`);
   }
+  const ref = !message.isPrivate && message.wid ? await providerRef(deps, ticket, message) : undefined;
+  const updated = await deps.db.transaction(async (trx) => {
+    const [row] = (await trx('messages')
+      .where({ id: message.id, companyId: message.companyId, isDeleted: false })
+      .where('createdAt', '>', trx.raw(`now() - interval '${EDIT_WINDOW_MINUTES} minutes'`))
+      .update({ body, isEdited: true, updatedAt: trx.fn.now() })
+      .returning('*')) as MessageRow[];
+    if (!row) throw new AppError('ERR_VALIDATION', `Messages can be edited only within ${EDIT_WINDOW_MINUTES} minutes`);
+    if (ref) await deps.bus.publish(CHANNEL_COMMANDS.edit(ticket.channel), { ...ref, body }, { id: `message.edit:${message.companyId}:${message.id}:${Date.now()}`, trx });
+    return row;
+  });
   return emitMessageUpdate(deps, updated);
 }
 
@@ -368,6 +379,13 @@ export async function forwardMessage(deps: TicketsDeps, auth: AuthUser, input: {
       dataJson: marker,
       automatic: true,
     }, deps);
+    if (opened) {
+      // ticket.created for a new ticket; ticket.updated and ticket.changed for a reopened one (with the transaction).
+      const by: TicketActor = { kind: 'user', userId: auth.id };
+      await deps.bus.publish(opened.reopened ? ticketUpdated : ticketCreated, ticketBusEvent(opened.ticket), { trx });
+      const change = opened.reopened ? ticketChangedEvent(opened.reopened, opened.ticket, by) : undefined;
+      if (change) await deps.bus.publish(ticketChanged, change, { trx });
+    }
     return { stored, opened };
   });
 
@@ -375,14 +393,6 @@ export async function forwardMessage(deps: TicketsDeps, auth: AuthUser, input: {
     const [serialized] = await serializeMessages(deps, companyId, [result.dup]);
     return serialized;
   }
-  const { stored, opened } = result as { stored: StoredOutbound; opened?: OpenedTicket };
-  if (opened) {
-    // ticket.created for a new ticket; ticket.updated and ticket.changed for a reopened one.
-    const by: TicketActor = { kind: 'user', userId: auth.id };
-    const topic = opened.reopened ? ticketUpdated : ticketCreated;
-    await deps.bus.publish(topic, ticketBusEvent(opened.ticket)).catch((err: unknown) => deps.log.error({ err }, `messages: publishing ${topic.name} failed`));
-    const change = opened.reopened ? ticketChangedEvent(opened.reopened, opened.ticket, by) : undefined;
-    if (change) await deps.bus.publish(ticketChanged, change).catch((err: unknown) => deps.log.error({ err }, 'messages: publishing ticket.changed failed'));
-  }
+  const { stored } = result as { stored: StoredOutbound; opened?: OpenedTicket };
   return announceOutboundMessage(deps, stored);
 }

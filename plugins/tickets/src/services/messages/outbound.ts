@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, camelRow, companyEvent, messageDelete, messageEdit, messageFailed, messageSend, messageSent, messageStatus, UPLOAD_TYPES, type Channel, type SendCommand } from '@atendo/sdk';
+import { AppError, camelRow, companyEvent, deleteTopic, editTopic, messageDelete, messageEdit, messageFailed, messageSend, messageSent, messageStatus, sendTopic, UPLOAD_TYPES, type Channel, type SendCommand } from '@atendo/sdk';
 import type { MessageRow, TicketRow, TicketStatus } from '../../model';
 import { ticketAudiences } from '../../visibility';
 import { emitTicketUpdate, getTicketOr404, ticketSnapshot } from '../core';
@@ -8,11 +8,13 @@ import { messageStored, type MessageStoredEvent, type TicketActor } from '../../
 import type { TicketsDeps } from '../deps';
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import { fillOutgoingVariables } from './variables';
-import { ACK, SEND_ERROR, emitMessageUpdate, lastMessageOf, mediaTypeOf, mimeOfPath, normalize, serializeMessages, socketTicket, type SerializedMessage } from './serialize';
+import { ACK, lastMessageOf, mediaTypeOf, mimeOfPath, normalize, serializeMessages, socketTicket, type SerializedMessage } from './serialize';
 
 /**
- * Outbound messages (ours): stored pending in a transaction with the ticket's `lastMessage`, then announced
- * after commit (`appMessage` create, ticket update) and published as the `message.send` command.
+ * Outbound messages (ours): stored pending in a transaction with the ticket's `lastMessage`; `message.stored` and
+ * the `message.send.<channel>` command are written to the outbox in that same transaction (published after it
+ * commits, even if the process dies right after); the socket pushes (`appMessage` create, ticket update) follow
+ * the commit.
  */
 
 /**
@@ -21,6 +23,8 @@ import { ACK, SEND_ERROR, emitMessageUpdate, lastMessageOf, mediaTypeOf, mimeOfP
  * with their payloads (`SendCommand`, `EditCommand`, `ProviderMessageRef`, `MessageSentEvent`, ...).
  */
 export const MESSAGE_TOPICS = { send: messageSend, edit: messageEdit, delete: messageDelete, sent: messageSent, failed: messageFailed, status: messageStatus } as const;
+/** The per-channel command topics (`message.send.<channel>` ...): one consumer each (the channel's adapter). */
+export const CHANNEL_COMMANDS = { send: sendTopic, edit: editTopic, delete: deleteTopic } as const;
 
 /** Statuses a ticket must have for an attendant to send in it (spec §5). */
 export const SENDABLE: TicketStatus[] = ['open', 'group'];
@@ -87,6 +91,8 @@ export interface StoredOutbound {
   by: TicketActor;
   /** The ticket's tag ids, read with its update (absent: read when announced). */
   ticketTagIds?: number[];
+  /** The ticket's contact (and its tags), read in the transaction for the send command; reused by the pushes. */
+  contact?: { contact: Contact | undefined; tags?: Awaited<ReturnType<NonNullable<TicketsDeps['contacts']['getManyWithTags']>>>['tags'] };
 }
 
 /**
@@ -131,7 +137,29 @@ export async function insertOutboundMessage(trx: Knex.Transaction, input: Outbou
     .update({ ...input.ticketFields, lastMessage: lastMessageOf(mediaType, body, input.media?.fileName ?? null), fromMe: true, updatedAt: trx.fn.now() })
     .returning(['*', trx.raw('ARRAY(SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = tickets.id AND tt.company_id = tickets.company_id) AS outbound_tag_ids')])) as (TicketRow & { outboundTagIds: number[] })[];
   const by: TicketActor = input.by ?? (input.userId !== null && !input.automatic ? { kind: 'user', userId: input.userId } : { kind: 'system', reason: 'automatic' });
-  return { message: normalize(raw), ticket, by, ticketTagIds: outboundTagIds.map(Number) };
+  const stored: StoredOutbound = { message: normalize(raw), ticket, by, ticketTagIds: outboundTagIds.map(Number) };
+  await publishOutbound(deps, trx, stored);
+  return stored;
+}
+
+/**
+ * Writes the events of a stored outbound message into the outbox of `trx`: `message.stored` (private notes too; id
+ * `message.stored:<companyId>:<messageId>`) and, unless private, the send command on its channel's topic
+ * (`message.send.<channel>`, id `message.send:<companyId>:<messageId>`). Reads the ticket's contact (with its tags)
+ * for the command and keeps it on `stored` for the pushes. Both leave with the transaction: a stored message is
+ * always sent, a rolled-back one never.
+ */
+export async function publishOutbound(deps: TicketsDeps, trx: Knex.Transaction, stored: StoredOutbound): Promise<void> {
+  const { message, ticket, by } = stored;
+  const withTags = deps.contacts.getManyWithTags;
+  const read = withTags
+    ? await withTags(ticket.companyId, [ticket.contactId])
+    : { contacts: await deps.contacts.getMany(ticket.companyId, [ticket.contactId]), tags: undefined };
+  stored.contact = { contact: read.contacts[0], tags: read.tags };
+  await deps.bus.publish(messageStored, messageStoredEvent(message, ticket, by), { id: `message.stored:${message.companyId}:${message.id}`, trx });
+  if (message.isPrivate) return;
+  const cmd = await sendCommand(deps, ticket, message, read.contacts[0], trx);
+  await deps.bus.publish(sendTopic(cmd.channel), cmd, { id: `message.send:${ticket.companyId}:${message.id}`, trx });
 }
 
 /** The timestamp columns of a ticket row (what a row read as JSON carries as strings). */
@@ -172,9 +200,9 @@ export type AtOnceResult =
  * (BEGIN, lock, insert, update, COMMIT) become one round trip on every automatic send (bot replies,
  * campaigns, schedules). Nothing is emitted or published: call `announceOutboundMessage` after it.
  */
-export async function storeOutboundAtOnce(deps: TicketsDeps, input: AtOnceInput): Promise<AtOnceResult> {
+export async function storeOutboundAtOnce(deps: TicketsDeps, input: AtOnceInput, trx: Knex.Transaction): Promise<AtOnceResult> {
   const mediaType = input.media ? mediaTypeOf(input.media.mimeType) : 'conversation';
-  const { rows } = (await deps.db.raw(
+  const { rows } = (await trx.raw(
     `WITH t AS (
        SELECT id, company_id, status, queue_id, is_bot, amount_used_bot_queues FROM tickets
        WHERE id = ? AND company_id = ? FOR NO KEY UPDATE
@@ -213,25 +241,28 @@ export async function storeOutboundAtOnce(deps: TicketsDeps, input: AtOnceInput)
   const { before_status: status, before_is_bot: isBot, before_amount: amountUsedBotQueues, after_ticket: after, ...message } = r;
   if (!after || message.id === null) return { status };
   const { outboundTagIds, ...ticket } = ticketFromJson(after) as TicketRow & { outboundTagIds?: number[] };
-  return {
-    stored: { message: normalize(camelRow<MessageRow>(message)), ticket: ticket as TicketRow, by: input.by, ticketTagIds: (outboundTagIds ?? []).map(Number) },
-    before: { isBot, amountUsedBotQueues },
-  };
+  const stored: StoredOutbound = { message: normalize(camelRow<MessageRow>(message)), ticket: ticket as TicketRow, by: input.by, ticketTagIds: (outboundTagIds ?? []).map(Number) };
+  await publishOutbound(deps, trx, stored);
+  return { stored, before: { isBot, amountUsedBotQueues } };
 }
 
 /**
  * After commit: pushes `company-{cid}-appMessage` {action:'create', message, ticket, contact} to the ticket's
- * audiences, pushes the ticket update (unless `emitTicket` is false), publishes `message.stored` (private
- * notes too; id `message.stored:<companyId>:<messageId>`) and, for non-private messages, `message.send`. A failed publish marks the message `send_error` and pushes an update. Never
- * throws for a failed side effect (the message is stored); returns the serialized message.
+ * audiences and the ticket update (unless `emitTicket` is false). The events (`message.stored`, the send command)
+ * already left with the transaction (`publishOutbound`). Never throws for a failed push (clients recover on
+ * reconnect); returns the serialized message.
  */
 export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredOutbound, opts: { emitTicket?: boolean } = {}): Promise<SerializedMessage> {
   const { message, ticket } = stored;
-  // The ticket's contact (with its tags when the contacts plugin offers it), read once for the pushes and the send command.
+  // The ticket's contact (with its tags when the contacts plugin offers it): read in the transaction, else now.
   const withTags = deps.contacts.getManyWithTags;
   const [[serialized], { contacts: [contact], tags: contactTags }] = await Promise.all([
     serializeMessages(deps, ticket.companyId, [message], { tickets: [ticket] }),
-    withTags ? withTags(ticket.companyId, [ticket.contactId]) : deps.contacts.getMany(ticket.companyId, [ticket.contactId]).then((contacts) => ({ contacts, tags: undefined })),
+    stored.contact
+      ? Promise.resolve({ contacts: stored.contact.contact ? [stored.contact.contact] : [], tags: stored.contact.tags })
+      : withTags
+        ? withTags(ticket.companyId, [ticket.contactId])
+        : deps.contacts.getMany(ticket.companyId, [ticket.contactId]).then((contacts) => ({ contacts, tags: undefined })),
   ]);
   try {
     const ticketTags = stored.ticketTagIds ? new Map([[ticket.id, stored.ticketTagIds]]) : undefined;
@@ -246,18 +277,6 @@ export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredO
     if (opts.emitTicket !== false) await emitTicketUpdate(deps, ticket, undefined, wireTicket);
   } catch (err) {
     deps.log.error({ err, messageId: message.id }, 'messages: real-time push failed');
-  }
-  await publishStored(deps, stored);
-  if (message.isPrivate) return serialized;
-  try {
-    await deps.bus.publish(MESSAGE_TOPICS.send, await sendCommand(deps, ticket, message, contact), { id: `message.send:${ticket.companyId}:${message.id}` });
-  } catch (err) {
-    deps.log.error({ err, messageId: message.id }, 'messages: publishing message.send failed');
-    const [failed] = (await deps.db('messages')
-      .where({ id: message.id, companyId: message.companyId, ack: ACK.pending })
-      .update({ sendError: SEND_ERROR, updatedAt: deps.db.fn.now() })
-      .returning('*')) as MessageRow[];
-    if (failed) return emitMessageUpdate(deps, failed);
   }
   return serialized;
 }
@@ -279,19 +298,11 @@ export function messageStoredEvent(message: MessageRow, ticket: TicketRow, by: T
   };
 }
 
-/** Publishes `message.stored` of an outbound message (after commit); a failure is logged. */
-async function publishStored(deps: TicketsDeps, stored: StoredOutbound): Promise<void> {
-  const { message, ticket, by } = stored;
-  await deps.bus
-    .publish(messageStored, messageStoredEvent(message, ticket, by), { id: `message.stored:${message.companyId}:${message.id}` })
-    .catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'messages: publishing message.stored failed'));
-}
-
 /** Builds the `message.send` payload (SDK `SendCommand`) of a stored message; `contact`: the ticket's (plain row). */
-async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow, contact: Contact | undefined): Promise<SendCommand> {
+async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow, contact: Contact | undefined, trx: Knex.Transaction): Promise<SendCommand> {
   let quotedWid: string | undefined;
   if (message.quotedMsgId !== null) {
-    const q = (await deps.db('messages').where({ id: message.quotedMsgId, companyId: message.companyId }).first('wid', 'isPrivate')) as { wid: string | null; isPrivate: boolean } | undefined;
+    const q = (await trx('messages').where({ id: message.quotedMsgId, companyId: message.companyId }).first('wid', 'isPrivate')) as { wid: string | null; isPrivate: boolean } | undefined;
     if (q?.wid && !q.isPrivate) quotedWid = q.wid;
   }
   const cmd: SendCommand = {
@@ -322,6 +333,7 @@ async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: Messag
  * (`automatic: true`) and by POST /messages. Returns the serialized message and the ticket after the write.
  */
 export async function createOutboundMessage(deps: TicketsDeps, input: OutboundInput): Promise<{ message: SerializedMessage; row: MessageRow; ticket: TicketRow }> {
+  // insertOutboundMessage writes the message's events into the same transaction (publishOutbound).
   const stored = await deps.db.transaction((trx) => insertOutboundMessage(trx, input, deps));
   const message = await announceOutboundMessage(deps, stored);
   return { message, row: stored.message, ticket: stored.ticket };

@@ -1,6 +1,5 @@
-import { AppError, type AuthUser, type SendCommand } from '@atendo/sdk';
+import { AppError, sendTopic, type AuthUser, type SendCommand } from '@atendo/sdk';
 import type { TicketsDeps } from '../deps';
-import { MESSAGE_TOPICS } from './outbound';
 import { applyReaction } from './results';
 import { serializeMessages, type SerializedMessage } from './serialize';
 import { providerRef, visibleMessage } from './commands';
@@ -26,7 +25,6 @@ export async function reactToMessage(deps: TicketsDeps, auth: AuthUser, id: numb
   if (message.isPrivate || !message.wid) throw new AppError('ERR_VALIDATION', 'Only messages the channel knows can get a reaction');
   if (!(REACTION_CHANNELS as readonly string[]).includes(ticket.channel)) throw new AppError('ERR_VALIDATION', `The ${ticket.channel} channel does not take reactions`);
   if (ticket.whatsappId === null) throw new AppError('ERR_NO_WAPP_FOUND');
-  const changed = await applyReaction(deps, auth.companyId, message.wid, { emoji, fromMe: true });
   const ref = await providerRef(deps, ticket, message);
   const cmd: SendCommand = {
     companyId: ticket.companyId,
@@ -39,7 +37,8 @@ export async function reactToMessage(deps: TicketsDeps, auth: AuthUser, id: numb
     remoteJid: ref.remoteJid,
     reaction: { wid: message.wid, emoji, fromMe: message.fromMe },
   };
-  if (changed) await deps.bus.publish(MESSAGE_TOPICS.send, cmd).catch((err: unknown) => deps.log.error({ err, messageId: message.id }, 'messages: publishing the reaction failed'));
+  // Stored and sent together: the command leaves with the reaction's transaction (one command per change).
+  await applyReaction(deps, auth.companyId, message.wid, { emoji, fromMe: true }, (trx) => deps.bus.publish(sendTopic(cmd.channel), cmd, { trx }));
   const row = (await deps.db('messages').where({ id: message.id, companyId: auth.companyId }).first()) ?? message;
   const [serialized] = await serializeMessages(deps, auth.companyId, [row]);
   return serialized;

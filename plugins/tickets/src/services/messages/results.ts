@@ -129,7 +129,14 @@ export async function applyStatus(deps: TicketsDeps, p: { companyId: number; wid
  * most one: ourselves when `fromMe`, else `senderId`); an empty `emoji` removes it. Pushes an
  * `appMessage` update when something changed. Returns the updated row, or undefined (unknown wid, no change).
  */
-export async function applyReaction(deps: TicketsDeps, companyId: number, wid: string, r: { emoji: string; fromMe: boolean; senderId?: string | null }): Promise<MessageRow | undefined> {
+export async function applyReaction(
+  deps: TicketsDeps,
+  companyId: number,
+  wid: string,
+  r: { emoji: string; fromMe: boolean; senderId?: string | null },
+  /** Runs in the change's transaction when the reaction changed (our reaction's send command). */
+  withChange?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<MessageRow | undefined> {
   const emoji = String(r.emoji ?? '').trim().slice(0, 32);
   const sender = r.fromMe ? undefined : (r.senderId ?? '').slice(0, 255) || undefined;
   const same = (x: Reaction) => (r.fromMe ? x.fromMe : !x.fromMe && x.senderId === sender);
@@ -141,6 +148,7 @@ export async function applyReaction(deps: TicketsDeps, companyId: number, wid: s
     const next: Reaction[] = current.filter((x) => !same(x));
     if (emoji) next.push({ emoji, fromMe: r.fromMe, ...(sender ? { senderId: sender } : {}), at: new Date().toISOString() });
     const [u] = (await trx('messages').where({ id: row.id, companyId }).update({ reactions: JSON.stringify(next), updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
+    if (u && withChange) await withChange(trx);
     return u;
   });
 }

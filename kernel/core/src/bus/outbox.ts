@@ -1,0 +1,505 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import {
+  BusFullError,
+  isOutage,
+  type Bus,
+  type BusHandler,
+  type BusMessage,
+  type PublishOptions,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicLike,
+  type TopicPattern,
+} from '@atendo/sdk';
+import { encodePayload, InProcessBus, type BusLogger } from './in-process';
+
+/** Options of `Outbox` (defaults: the kernel config's OUTBOX_* values). */
+export interface OutboxOptions {
+  db: Knex;
+  /** The raw bus the relay publishes to. */
+  bus: Bus;
+  log: BusLogger & { debug?(obj: object, msg?: string): void };
+  /** No other node uses this database (in-process bus): leases a previous run left are released at start. */
+  singleNode: boolean;
+  /** How long a node holds a row it took, milliseconds (renewed while it holds it). */
+  leaseMs: number;
+  /** How often an idle node looks for rows due (other nodes' leftovers, retries), milliseconds. */
+  pollMs?: number;
+  /** Rows held in this node's memory at most (more wait in the table). */
+  maxHeld?: number;
+}
+
+/** One event on its way out. */
+interface Entry {
+  id: number;
+  messageId: string;
+  topic: string;
+  json: string;
+  headers: Record<string, string>;
+  publishedAt: string;
+  companyId: number | null;
+  /** Failed hand-overs (a full queue, the broker away): the next try waits longer. */
+  tries: number;
+}
+
+interface Pending {
+  entry: Omit<Entry, 'id'>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** Rows written in one INSERT at most. */
+const WRITE_BATCH = 500;
+/** Rows claimed from the table in one statement. */
+const CLAIM_BATCH = 200;
+/** Finished rows wait this long (milliseconds) for others to share their DELETE ... */
+const DELETE_LINGER_MS = 20;
+/** ... unless this many are waiting. */
+const DELETE_BATCH = 500;
+/** Longest wait between two hand-over tries of a row (a full queue, the broker unreachable), milliseconds. */
+const RETRY_MAX_MS = 5_000;
+/** The wake-up topic of the outbox (broadcast: every node looks for rows due). */
+const WAKE_TOPIC = 'kernel.outbox.wake';
+
+/** The company a payload belongs to (`companyId`), for the operators' screens; null when it has none. */
+function companyOf(payload: unknown): number | null {
+  const c = (payload as { companyId?: unknown } | null)?.companyId;
+  return typeof c === 'number' && Number.isInteger(c) && c > 0 && c <= 2147483647 ? c : null;
+}
+
+/** The outermost transaction of `trx` (a savepoint's events leave with the transaction that commits them). */
+function outermost(trx: Knex.Transaction): Knex.Transaction {
+  let t = trx as Knex.Transaction & { parentTransaction?: Knex.Transaction };
+  while (t.parentTransaction) t = t.parentTransaction as Knex.Transaction & { parentTransaction?: Knex.Transaction };
+  return t;
+}
+
+/**
+ * The kernel's transactional outbox (`outbox_events`): what a plugin publishes is a row first, written in the
+ * plugin's own transaction (`publish(..., {trx})`) or on its own (`publish(...)` on the in-process bus), and the
+ * relay publishes it to the bus and deletes it once it is safe:
+ *
+ * - RabbitMQ: after the broker confirmed the persistent message (it is then the broker's to keep);
+ * - in-process: once every queue it was routed to handled it, or dead-lettered it into `bus_dead_letters`
+ *   (nothing lives only in memory: a crash at any point leaves the row, published again at the next start).
+ *
+ * Rows this node writes are leased to it in the same INSERT and handed to the bus from memory once their
+ * transaction committed (no read back, commit order kept within a node). Rows of a node that died (lease run
+ * out), rows written while this node's memory was full (`maxHeld`) and hand-overs that failed are claimed with
+ * `FOR UPDATE SKIP LOCKED` when this node has room (at start, when idle every `pollMs`, and on a wake-up), so
+ * each row is published by one node at a time. A full in-process queue is back-pressure, never a loss: the row
+ * waits (in memory, then in the table) until the queue has room. Delivery is at least once: consumers dedupe on
+ * the message id (a row published again after a crash keeps its id).
+ */
+export class Outbox {
+  private readonly writes: Pending[] = [];
+  private writing = false;
+  /** Entries waiting to be handed to the bus (FIFO). */
+  private queue: Entry[] = [];
+  /** Ids of the rows this node holds (waiting, in flight, or waiting for a retry). */
+  private readonly held = new Set<number>();
+  private readonly done: number[] = [];
+  private deleting = false;
+  private deleteLinger: NodeJS.Timeout | undefined;
+  private deleteRetry: NodeJS.Timeout | undefined;
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private claiming = false;
+  private more = false;
+  private started = false;
+  private stopped = false;
+  private lastWake = 0;
+  private failures = 0;
+  private readonly pollMs: number;
+  private readonly maxHeld: number;
+  private readonly inProcess: InProcessBus | undefined;
+  /** Hand-overs in flight (published, not settled yet). */
+  private inFlight = 0;
+
+  constructor(private readonly opts: OutboxOptions) {
+    this.pollMs = opts.pollMs ?? 1_000;
+    this.maxHeld = opts.maxHeld ?? 10_000;
+    this.inProcess = opts.bus instanceof InProcessBus ? opts.bus : undefined;
+  }
+
+  /** Rows this node holds (waiting, in flight or between tries). */
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Writes one event in `trx` (leased to this node when it has room) and hands it to the bus once the outermost
+   * transaction commits. Resolves once the row is written; rejects when the INSERT fails (the caller's
+   * transaction then fails too, as any statement of it would).
+   */
+  async writeIn(trx: Knex.Transaction, topic: string, payload: unknown, opts: PublishOptions): Promise<void> {
+    const e = this.entryOf(topic, payload, opts);
+    const take = this.hasRoom();
+    const { rows } = (await trx.raw(
+      `INSERT INTO outbox_events (message_id, topic, payload, headers, company_id, published_at, lease_until)
+       VALUES (?, ?, ?::jsonb, ?::jsonb, ?, ?, CASE WHEN ? THEN now() + make_interval(secs => ?) END) RETURNING id`,
+      [e.messageId, e.topic, e.json, JSON.stringify(e.headers), e.companyId, e.publishedAt, take, this.opts.leaseMs / 1000],
+    )) as { rows: { id: string | number }[] };
+    const entry: Entry = { ...e, id: Number(rows[0].id) };
+    const top = outermost(trx) as Knex.Transaction & { executionPromise?: Promise<unknown> };
+    const committed = top.executionPromise;
+    if (!take) {
+      committed?.then(() => this.wakeOthers(), () => undefined);
+      return;
+    }
+    this.held.add(entry.id);
+    if (!committed) {
+      // Not a knex transaction object we know: the row is leased, the lease runs out, another claim takes it.
+      this.held.delete(entry.id);
+      return;
+    }
+    committed.then(
+      () => this.enqueue(entry),
+      () => this.held.delete(entry.id), // rolled back: the row is gone with it
+    );
+  }
+
+  /**
+   * Writes one event on its own (grouped with the other writes of this moment into one INSERT) and resolves once
+   * it is committed; it is then handed to the bus. Rejects when the database cannot be written.
+   */
+  write(topic: string, payload: unknown, opts: PublishOptions): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('outbox is stopped'));
+    let entry: Omit<Entry, 'id'>;
+    try {
+      entry = this.entryOf(topic, payload, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => {
+      this.writes.push({ entry, resolve, reject });
+      if (!this.writing) {
+        this.writing = true;
+        setImmediate(() => void this.flushWrites());
+      }
+    });
+  }
+
+  /** Starts the relay: with `singleNode`, the leases of a previous run are released first; then rows due are claimed. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (this.opts.singleNode) {
+      try {
+        const r = await this.opts.db.raw("UPDATE outbox_events SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL");
+        const n = (r as { rowCount?: number }).rowCount ?? 0;
+        if (n) this.opts.log.info({ events: n }, 'outbox: events a previous run had not finished publishing are published again');
+      } catch (err) {
+        this.opts.log.warn({ err }, 'outbox: could not release the leases of a previous run (they expire by themselves)');
+      }
+    } else {
+      await this.opts.bus.subscribe(WAKE_TOPIC, () => this.kick(), { broadcast: true, maxRetries: 0 });
+      this.renewTimer = setInterval(() => void this.renew(), Math.max(1_000, Math.floor(this.opts.leaseMs / 3)));
+      this.renewTimer.unref?.();
+    }
+    this.kick();
+  }
+
+  /**
+   * Stops handing rows to the bus; waits (at most `graceMs`) for hand-overs in flight to settle and for the
+   * writes and deletes in progress, then gives the rest back (lease released) for the next start or another node.
+   */
+  async stop(graceMs = 5_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    clearInterval(this.renewTimer);
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.retryTimers.clear();
+    const deadline = Date.now() + graceMs;
+    while ((this.inFlight > 0 || this.writing) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
+    clearTimeout(this.deleteLinger);
+    this.deleteLinger = undefined;
+    await this.flushDeletes();
+    const rest = [...this.held];
+    this.queue = [];
+    if (rest.length) await this.opts.db.raw('UPDATE outbox_events SET lease_until = NULL WHERE id = ANY(?::bigint[])', [rest]).catch(() => undefined);
+  }
+
+  /** Resolves once this node holds nothing and writes nothing (tests). */
+  async drained(): Promise<void> {
+    while (this.writing || this.writes.length || this.held.size || this.done.length || this.deleting) await new Promise<void>((r) => setTimeout(r, 10));
+  }
+
+  // ------------------------------------------------------------------ writing
+
+  private entryOf(topic: string, payload: unknown, opts: PublishOptions): Omit<Entry, 'id'> {
+    if (typeof topic !== 'string' || topic.length === 0 || topic.length > 255) throw new TypeError('bus.publish: topic is required (at most 255 characters)');
+    const messageId = opts.id ?? randomUUID();
+    if (messageId.length > 255) throw new TypeError('bus.publish: id is at most 255 characters');
+    return { messageId, topic, json: encodePayload(payload), headers: opts.headers ? { ...opts.headers } : {}, publishedAt: new Date().toISOString(), companyId: companyOf(payload), tries: 0 };
+  }
+
+  private hasRoom(): boolean {
+    return this.started && !this.stopped && this.held.size < this.maxHeld;
+  }
+
+  private async flushWrites(): Promise<void> {
+    const batch = this.writes.splice(0, WRITE_BATCH);
+    try {
+      if (!batch.length) return;
+      const take = this.hasRoom();
+      const { rows } = (await this.opts.db.raw(
+        `INSERT INTO outbox_events (message_id, topic, payload, headers, company_id, published_at, lease_until)
+         SELECT m, t, p, h, c, a, CASE WHEN ? THEN now() + make_interval(secs => ?) END
+         FROM unnest(?::text[], ?::text[], ?::jsonb[], ?::jsonb[], ?::int[], ?::timestamptz[]) WITH ORDINALITY AS x(m, t, p, h, c, a, n)
+         ORDER BY n
+         RETURNING id`,
+        [
+          take,
+          this.opts.leaseMs / 1000,
+          batch.map((b) => b.entry.messageId),
+          batch.map((b) => b.entry.topic),
+          batch.map((b) => b.entry.json),
+          batch.map((b) => JSON.stringify(b.entry.headers)),
+          batch.map((b) => b.entry.companyId),
+          batch.map((b) => b.entry.publishedAt),
+        ] as unknown as readonly string[],
+      )) as { rows: { id: string | number }[] };
+      // RETURNING follows the insertion order of the ordered SELECT.
+      const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+      batch.forEach((b, i) => {
+        if (take) {
+          this.held.add(ids[i]);
+          this.enqueue({ ...b.entry, id: ids[i] });
+        }
+        b.resolve();
+      });
+      if (!take) this.wakeOthers();
+      this.failures = 0;
+    } catch (err) {
+      if (this.failures++ % 100 === 0) this.opts.log.error({ err, events: batch.length, outage: isOutage(err) }, 'outbox: events could not be written');
+      for (const b of batch) b.reject(err);
+    } finally {
+      if (this.writes.length) setImmediate(() => void this.flushWrites());
+      else this.writing = false;
+    }
+  }
+
+  // ------------------------------------------------------------------ relaying
+
+  private enqueue(e: Entry): void {
+    if (this.stopped) return;
+    this.queue.push(e);
+    if (this.queue.length === 1) setImmediate(() => this.pump());
+  }
+
+  private kick(): void {
+    if (!this.started || this.stopped) return;
+    this.pump();
+    if (this.queue.length === 0) void this.claim();
+  }
+
+  /** Hands every waiting entry to the bus, in order (synchronously, so the bus sees them in that order). */
+  private pump(): void {
+    if (this.stopped) return;
+    const list = this.queue;
+    this.queue = [];
+    for (const e of list) this.handOver(e);
+    if (this.more) void this.claim();
+    this.schedulePoll();
+  }
+
+  private handOver(e: Entry): void {
+    this.inFlight++;
+    let p: Promise<void>;
+    try {
+      p = this.inProcess
+        ? this.inProcess.publishSettled({ id: e.messageId, topic: e.topic, json: e.json, headers: e.headers, publishedAt: e.publishedAt })
+        : this.opts.bus.publish(e.topic, JSON.parse(e.json) as unknown, { id: e.messageId, headers: e.headers });
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(
+      () => {
+        this.inFlight--;
+        this.held.delete(e.id);
+        this.done.push(e.id);
+        this.scheduleDeletes();
+      },
+      (err: unknown) => {
+        this.inFlight--;
+        void this.failed(e, err);
+      },
+    );
+  }
+
+  /**
+   * A hand-over failed: a full queue or an unreachable broker is retried after a doubling delay (the row stays
+   * held); a payload the bus cannot take (not JSON) is dead (state `dead`, kept for the operators' screen).
+   */
+  private async failed(e: Entry, err: unknown): Promise<void> {
+    if (this.stopped) return; // released at stop, published again at the next start
+    const transient = err instanceof BusFullError || isOutage(err) || !(err instanceof TypeError);
+    if (transient) {
+      e.tries++;
+      const delay = Math.min(RETRY_MAX_MS, 50 * 2 ** Math.min(10, e.tries));
+      if (e.tries === 1 || delay >= RETRY_MAX_MS) {
+        this.opts.log.warn({ err: err instanceof Error ? err.message : String(err), topic: e.topic, id: e.messageId, retryInMs: delay }, err instanceof BusFullError ? 'outbox: a queue is full; the event waits for room (back-pressure, nothing is dropped)' : 'outbox: the bus did not take the event; retrying');
+      }
+      const t = setTimeout(() => {
+        this.retryTimers.delete(t);
+        this.enqueue(e);
+      }, delay);
+      t.unref?.();
+      this.retryTimers.add(t);
+      return;
+    }
+    this.held.delete(e.id);
+    const text = (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 2000);
+    this.opts.log.error({ err, topic: e.topic, id: e.messageId }, 'outbox: the bus refused the event for good; kept as dead (operators can see and redrive it)');
+    await this.opts.db.raw("UPDATE outbox_events SET state = 'dead', last_error = ?, lease_until = NULL WHERE id = ?", [text, e.id]).catch(() => undefined);
+  }
+
+  /** Renews the leases of the rows this node holds (several nodes: another would take them after the lease). */
+  private async renew(): Promise<void> {
+    if (this.stopped || !this.held.size) return;
+    await this.opts.db
+      .raw('UPDATE outbox_events SET lease_until = now() + make_interval(secs => ?) WHERE id = ANY(?::bigint[])', [this.opts.leaseMs / 1000, [...this.held]])
+      .catch((err: unknown) => this.opts.log.warn({ err }, 'outbox: could not renew leases'));
+  }
+
+  private scheduleDeletes(): void {
+    if (this.done.length >= DELETE_BATCH) {
+      clearTimeout(this.deleteLinger);
+      this.deleteLinger = undefined;
+      void this.flushDeletes();
+      return;
+    }
+    if (this.deleteLinger) return;
+    this.deleteLinger = setTimeout(() => {
+      this.deleteLinger = undefined;
+      void this.flushDeletes();
+    }, DELETE_LINGER_MS);
+    this.deleteLinger.unref?.();
+  }
+
+  /** Deletes the published rows, all together; retried later on failure (until then they may be published again). */
+  private async flushDeletes(): Promise<void> {
+    if (this.deleting || !this.done.length) return;
+    this.deleting = true;
+    const ids = this.done.splice(0, 5_000);
+    try {
+      await this.opts.db.raw('DELETE FROM outbox_events WHERE id = ANY(?::bigint[])', [ids]);
+    } catch (err) {
+      this.done.unshift(...ids);
+      if (!this.deleteRetry && !this.stopped) {
+        this.opts.log.warn({ err, events: ids.length }, 'outbox: could not delete published events; retrying');
+        this.deleteRetry = setTimeout(() => {
+          this.deleteRetry = undefined;
+          void this.flushDeletes();
+        }, 1_000);
+        this.deleteRetry.unref?.();
+      }
+      return;
+    } finally {
+      this.deleting = false;
+    }
+    if (this.done.length) void this.flushDeletes();
+  }
+
+  /** Claims rows due (other nodes' leftovers, a previous run's, those written while memory was full). */
+  private async claim(): Promise<void> {
+    if (this.claiming || this.stopped || !this.started) return;
+    const room = Math.min(CLAIM_BATCH, this.maxHeld - this.held.size);
+    if (room <= 0) return;
+    this.claiming = true;
+    try {
+      const { rows } = (await this.opts.db.raw(
+        `UPDATE outbox_events SET lease_until = now() + make_interval(secs => ?)
+         WHERE id IN (
+           SELECT id FROM outbox_events
+           WHERE state = 'pending' AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
+         RETURNING id, message_id, topic, payload::text AS json, headers, company_id, published_at`,
+        [this.opts.leaseMs / 1000, room],
+      )) as { rows: { id: string; message_id: string; topic: string; json: string; headers: Record<string, string> | null; company_id: number | null; published_at: Date | null }[] };
+      this.more = rows.length === room;
+      rows.sort((a, b) => Number(a.id) - Number(b.id));
+      for (const r of rows) {
+        const id = Number(r.id);
+        if (this.held.has(id)) continue;
+        this.held.add(id);
+        this.queue.push({ id, messageId: r.message_id, topic: r.topic, json: r.json, headers: r.headers ?? {}, publishedAt: (r.published_at ?? new Date()).toISOString(), companyId: r.company_id, tries: 0 });
+      }
+      this.failures = 0;
+    } catch (err) {
+      this.more = false;
+      if (this.failures++ % 100 === 0) this.opts.log.warn({ err }, 'outbox: could not look for waiting events; trying again');
+    } finally {
+      this.claiming = false;
+    }
+    if (this.queue.length) this.pump();
+    else this.schedulePoll();
+  }
+
+  private schedulePoll(): void {
+    if (this.pollTimer || this.stopped || !this.started) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      void this.claim();
+    }, this.pollMs);
+    this.pollTimer.unref?.();
+  }
+
+  /** Tells the other nodes (RabbitMQ) that rows wait in the table; at most 10 times a second. */
+  private wakeOthers(): void {
+    if (this.opts.singleNode) return;
+    const now = Date.now();
+    if (now - this.lastWake < 100) return;
+    this.lastWake = now;
+    this.opts.bus.publish(WAKE_TOPIC, {}).catch(() => undefined);
+  }
+}
+
+/**
+ * The bus plugins get (`ctx.bus`): `raw` with publishes going through the outbox (see the SDK's `PublishOptions`):
+ * - `{trx}`: a row in the caller's transaction, published after it commits;
+ * - `{durable}` (the inbox's handlers, which keep the event themselves until it is handled) and `{volatile}`:
+ *   straight to `raw`;
+ * - otherwise: RabbitMQ publishes straight to the broker (its confirm is the durability); the in-process bus
+ *   writes a row first (nothing in memory only).
+ */
+export class OutboxBus implements Bus {
+  constructor(
+    private readonly raw: Bus,
+    private readonly outbox: Outbox,
+  ) {}
+
+  get kind(): Bus['kind'] {
+    return this.raw.kind;
+  }
+
+  publish<T>(topicArg: TopicLike<T>, payload: T, opts: PublishOptions = {}): Promise<void> {
+    const topic = typeof topicArg === 'string' ? topicArg : topicArg?.name;
+    if (opts.trx) return this.outbox.writeIn(opts.trx, topic, payload, opts);
+    if (opts.durable || opts.volatile || this.raw.kind === 'rabbitmq') {
+      const { volatile: _v, trx: _t, ...rest } = opts;
+      return this.raw.publish(topicArg, payload, rest);
+    }
+    return this.outbox.write(topic, payload, opts);
+  }
+
+  subscribe<T>(topic: TopicPattern<T>, handler: BusHandler<T>, opts: SubscribeOptions): Promise<Subscription> {
+    return this.raw.subscribe(topic, handler, opts);
+  }
+
+  deadLetters(queue: string): Promise<BusMessage[]> {
+    return this.raw.deadLetters(queue);
+  }
+
+  isReady(): boolean {
+    return this.raw.isReady();
+  }
+
+  close(): Promise<void> {
+    return this.raw.close();
+  }
+}

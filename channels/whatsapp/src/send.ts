@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { PermanentError, type SendCommand } from '@atendo/sdk';
@@ -87,4 +88,13 @@ export async function buildContent(cmd: SendCommand, uploadsDir: string | undefi
   }
   if (!body.trim()) throw new PermanentError('nothing to send: empty body and no media');
   return { text: body, ...forwarded } as AnyMessageContent;
+}
+
+/**
+ * The WhatsApp message id of a send command, derived from its stable key (`sendKey`): `3EB0` and 18 upper-case hex
+ * digits of the key's SHA-256, the shape of the ids WhatsApp Web itself makes. The same command sent twice (a crash
+ * between the provider's answer and our record of it) carries the same id, so the recipient keeps one message.
+ */
+export function stableMessageId(key: string): string {
+  return `3EB0${createHash('sha256').update(`atendo:${key}`).digest('hex').slice(0, 18).toUpperCase()}`;
 }

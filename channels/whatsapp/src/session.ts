@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { BaileysEventMap, WAMessage, WAMessageKey, proto } from '@whiskeysockets/baileys';
+import type { AnyMessageContent, BaileysEventMap, WAMessage, WAMessageKey, proto } from '@whiskeysockets/baileys';
 import { PermanentError, RetryableError, UPLOAD_TYPES, type Envelope, type SendCommand, type SendResult, type UploadService } from '@atendo/sdk';
 import { usePostgresAuthState, type PostgresAuthState } from './auth-state';
 import { defaultMediaDownloader, defaultSocketFactory, loadBaileys, type BaileysLogger, type BaileysModule, type MediaDownloader, type SocketFactory, type SocketLike } from './baileys';
@@ -320,12 +320,17 @@ export class SessionManager {
     return out;
   }
 
-  async send(cmd: SendCommand): Promise<SendResult> {
+  /**
+   * Sends `cmd`. `opts.messageId`: the WhatsApp message id to use (`stableMessageId` of the command's key), so a
+   * command sent again after a crash reuses its id and WhatsApp keeps one message, not two.
+   */
+  async send(cmd: SendCommand, opts: { messageId?: string } = {}): Promise<SendResult> {
     const jid = recipientJid(cmd);
     const content = await buildContent(cmd, this.deps.uploadsDir);
     const sock = this.sock;
     if (this._state !== 'open' || !sock) throw new RetryableError(`whatsapp connection ${this.connectionId} is not connected`);
     const options: Record<string, unknown> = {};
+    if (opts.messageId) options.messageId = opts.messageId;
     if (cmd.quotedWid) {
       const known = this.recent.get(cmd.quotedWid);
       const key: WAMessageKey = known?.key ?? { id: cmd.quotedWid, remoteJid: jid, fromMe: false };
@@ -346,6 +351,28 @@ export class SessionManager {
     this.sentIds.set(id, true);
     this.recent.set(id, { key: sent!.key, message: sent!.message });
     return { externalId: id };
+  }
+
+  /**
+   * Changes a message of ours on WhatsApp: `{edit: body}` replaces its text (Baileys `edit`), `{delete: true}`
+   * deletes it for everyone (Baileys `delete`). Throws RetryableError while not connected, PermanentError when
+   * WhatsApp refuses it (4xx: too old to edit, not ours).
+   */
+  async change(ref: Pick<SendCommand, 'to' | 'isGroup' | 'remoteJid'> & { wid: string; fromMe: boolean }, what: { edit: string } | { delete: true }): Promise<void> {
+    const jid = recipientJid({ ...ref, companyId: 0, messageId: 0, ticketId: 0, connectionId: null, channel: 'whatsapp' });
+    const sock = this.sock;
+    if (this._state !== 'open' || !sock) throw new RetryableError(`whatsapp connection ${this.connectionId} is not connected`);
+    const key: WAMessageKey = this.recent.get(ref.wid)?.key ?? { remoteJid: jid, fromMe: ref.fromMe, id: ref.wid };
+    const content = ('edit' in what ? { text: what.edit, edit: key } : { delete: key }) as unknown as AnyMessageContent;
+    try {
+      await sock.sendMessage(jid, content);
+    } catch (err) {
+      const code = disconnectCode(err);
+      if (code !== undefined && code >= 400 && code < 500 && code !== 408 && code !== 428 && code !== 429) {
+        throw new PermanentError(`WhatsApp refused the change (${code}): ${(err as Error).message}`, { cause: err });
+      }
+      throw new RetryableError(`changing the message failed: ${(err as Error)?.message ?? err}`, { cause: err });
+    }
   }
 
   // ------------------------------------------------------------------ lifecycle internals

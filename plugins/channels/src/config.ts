@@ -32,6 +32,11 @@ export const ChannelsConfigSchema = Type.Object({
   /** First retry delay of a send, milliseconds; doubles on each further retry (capped at `outboundMaxDelayMs`). */
   outboundRetryDelayMs: Type.Integer({ minimum: 0, maximum: 600_000, default: 2000 }),
   outboundMaxDelayMs: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 60_000 }),
+  /**
+   * How long a send keeps being retried after its first attempt on transient failures (provider outage,
+   * throttling), hours: after the quick retries, durably (across restarts and nodes); then `message.failed`.
+   */
+  sendRetryHours: Type.Number({ minimum: 0, maximum: 168, default: 24, env: 'SEND_RETRY_HOURS' }),
   /** Retries of a queued webhook body whose processing failed for a transient reason (database, bus). */
   webhookRetries: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
   webhookRetryDelayMs: Type.Integer({ minimum: 0, maximum: 600_000, default: 1000 }),
@@ -63,6 +68,8 @@ export interface ChannelsSettings {
   outboundRetries: number;
   outboundRetryDelayMs: number;
   outboundMaxDelayMs: number;
+  /** Retry window of a send, hours (SEND_RETRY_HOURS). */
+  sendRetryHours: number;
   webhookRetries: number;
   webhookRetryDelayMs: number;
   /** Media download policy (SDK safeFetch): hosts, hosts that get the token, private addresses allowed. */
@@ -98,6 +105,7 @@ export function resolveSettings(cfg: ChannelsConfig): ChannelsSettings {
     outboundRetries: cfg.outboundRetries,
     outboundRetryDelayMs: cfg.outboundRetryDelayMs,
     outboundMaxDelayMs: cfg.outboundMaxDelayMs,
+    sendRetryHours: cfg.sendRetryHours,
     webhookRetries: cfg.webhookRetries,
     webhookRetryDelayMs: cfg.webhookRetryDelayMs,
     webhookQueue: WEBHOOK_QUEUE,

@@ -7,7 +7,7 @@ import { webhookRoutes } from './routes/webhook';
 import { AccountCache } from './services/account-cache';
 import { ConnectionCache } from './services/connection-cache';
 import { inboxHandler, startInboundConsumer } from './services/inbound';
-import { startOutboundConsumer } from './services/outbound';
+import { handleSendRetry, SEND_RETRY_JOB, startOutboundConsumer, type OutboundDeps } from './services/outbound';
 
 /**
  * The channels plugin (`channels`, depends on `connections`): the Meta webhook (`GET`/`POST /webhook`), the
@@ -79,26 +79,32 @@ export default definePlugin<ChannelsConfig>({
     // The bodies POST /webhook committed to the inbox: processed there, deleted once their envelopes are safe.
     ctx.inbox.process(META_INBOX_SOURCE, inboxHandler(inboundDeps));
     const connectionCache = new ConnectionCache(connections);
+    const outboundDeps: OutboundDeps = {
+      bus: ctx.bus,
+      log: ctx.log,
+      connections,
+      adapters: channelAdapters,
+      uploads: ctx.uploads,
+      uploadsDir: ctx.kernel.uploadsDir,
+      graphUrl: settings.graphUrl,
+      timeoutMs: settings.timeoutMs,
+      retries: settings.outboundRetries,
+      retryDelayMs: settings.outboundRetryDelayMs,
+      maxDelayMs: settings.outboundMaxDelayMs,
+      signal: stopping.signal,
+      queue: settings.outboundQueue,
+      connectionCache,
+      sends: ctx.sends,
+      jobs: ctx.jobs,
+      retryWindowMs: settings.sendRetryHours * 3_600_000,
+    };
+    // Sends whose quick retries ran out are retried durably (registered before the worker starts).
+    ctx.jobs.handle(SEND_RETRY_JOB, ({ data }) => handleSendRetry(outboundDeps, data), { maxAttempts: 3 });
     const subscriptions = [
       await accounts.subscribe(ctx.bus, ctx.log),
       await connectionCache.subscribe(ctx.bus, ctx.log),
       await startInboundConsumer(inboundDeps),
-      await startOutboundConsumer({
-        bus: ctx.bus,
-        log: ctx.log,
-        connections,
-        adapters: channelAdapters,
-        uploads: ctx.uploads,
-        uploadsDir: ctx.kernel.uploadsDir,
-        graphUrl: settings.graphUrl,
-        timeoutMs: settings.timeoutMs,
-        retries: settings.outboundRetries,
-        retryDelayMs: settings.outboundRetryDelayMs,
-        maxDelayMs: settings.outboundMaxDelayMs,
-        signal: stopping.signal,
-        queue: settings.outboundQueue,
-        connectionCache,
-      }),
+      await startOutboundConsumer(outboundDeps),
     ];
     ctx.onClose(async () => {
       stopping.abort();

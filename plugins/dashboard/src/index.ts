@@ -31,7 +31,8 @@ export default definePlugin({
       ctx.db,
       tickets,
       () => (hasAutomation ? ctx.services.get(AUTOMATION) : undefined),
-      (companyId) => ctx.bus.publish(dashboardChanged, { companyId }),
+      // A cache invalidation: best effort (every node's cache also expires on its own).
+      (companyId) => ctx.bus.publish(dashboardChanged, { companyId }, { volatile: true }),
     );
     const stats = new DashboardStats(ctx.db, model, new Rollups(ctx.db), ctx.identity, ctx.services.get(queuesService), ctx.services.get(connectionsService), ctx.services.get(contactsService));
     // Every node drops a company's cached figures when its read model changed (written by whichever node).

@@ -5,7 +5,7 @@ import { type BackoffOptions, type BaileysModule, type MediaDownloader, type Soc
 import { numberCheckers } from '@atendo/plugin-campaigns/contract';
 import { errors, sessionCommand, whatsappSessionsService } from './contract';
 import { WhatsappSessions } from './sessions';
-import { OutboundConsumer } from './outbound';
+import { OutboundConsumer, WHATSAPP_RETRY_JOB } from './outbound';
 import { sessionRoutes } from './routes';
 
 export type { WhatsappSessions } from './sessions';
@@ -15,7 +15,8 @@ export type { WhatsappSessions } from './sessions';
  * - `AUTOSTART` (boolean): start the sessions of CONNECTED connections at boot and of newly created
  *   WhatsApp connections. Default true, false when NODE_ENV=test.
  * - `SEND_MAX_RETRIES` (0..20, default 5), `SEND_RETRY_DELAY_MS` (default 2000), `SEND_OPEN_WAIT_MS`
- *   (default 5000): the outbound consumer's retries (see `OutboundConsumer`).
+ *   (default 5000): the outbound consumer's quick retries; `SEND_RETRY_HOURS` (default 24, also read from the plain
+ *   `SEND_RETRY_HOURS`): how long a command is retried durably after them (see `OutboundConsumer`).
  */
 export const WhatsappSessionsConfig = Type.Object({
   /** Unset: true, except under NODE_ENV=test. */
@@ -23,6 +24,8 @@ export const WhatsappSessionsConfig = Type.Object({
   sendMaxRetries: Type.Integer({ minimum: 0, maximum: 20, default: 5 }),
   sendRetryDelayMs: Type.Integer({ minimum: 0, maximum: 600000, default: 2000 }),
   sendOpenWaitMs: Type.Integer({ minimum: 0, maximum: 120000, default: 5000 }),
+  /** How long a command keeps being retried after its first attempt, hours (after the quick retries, durably). */
+  sendRetryHours: Type.Number({ minimum: 0, maximum: 168, default: 24, env: 'SEND_RETRY_HOURS' }),
 });
 export type WhatsappSessionsConfig = Static<typeof WhatsappSessionsConfig>;
 
@@ -87,7 +90,13 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
         maxRetries: cfg.sendMaxRetries,
         retryDelayMs: cfg.sendRetryDelayMs,
         openWaitMs: cfg.sendOpenWaitMs,
+        sends: ctx.sends,
+        jobs: ctx.jobs,
+        retryWindowMs: cfg.sendRetryHours * 3_600_000,
       });
+      const consumer = outbound;
+      // Commands whose quick retries ran out are retried durably (registered before the worker starts).
+      ctx.jobs.handle(WHATSAPP_RETRY_JOB, ({ data }) => consumer.retry(data), { maxAttempts: 3 });
       ctx.services.provide(whatsappSessionsService, sessions);
       if (ctx.extensions.has(numberCheckers)) {
         ctx.extensions.contribute(numberCheckers, { channel: 'whatsapp', check: (companyId, connectionId, numbers) => sessions.checkNumbers(companyId, connectionId, numbers) });

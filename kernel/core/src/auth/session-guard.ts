@@ -123,15 +123,22 @@ export class SessionGuard {
     this.apply({ companyId });
   }
 
-  /** `changed(change)` once `trx` commits (at once when `trx` is not a transaction); nothing on rollback. */
-  afterCommit(trx: Knex | Knex.Transaction, change: SessionsChangedEvent): void {
-    const done = (trx as Knex.Transaction).executionPromise;
-    if (done && typeof (trx as Knex.Transaction).isTransaction === 'boolean' && (trx as Knex.Transaction).isTransaction) {
-      done.then(() => this.changed(change), () => undefined);
+  /**
+   * `changed(change)` with `trx`: the event is written into its outbox (every node hears it once it commits, even if
+   * this process dies right after) and this node forgets the sessions when it commits; nothing on rollback. At once
+   * when `trx` is not a transaction. Await it inside the transaction.
+   */
+  async afterCommit(trx: Knex | Knex.Transaction, change: SessionsChangedEvent): Promise<void> {
+    const t = trx as Knex.Transaction;
+    const done = t.executionPromise;
+    if (done && typeof t.isTransaction === 'boolean' && t.isTransaction) {
+      await this.bus.publish(sessionsChanged, change, { trx: t });
+      done.then(() => this.apply(change), () => undefined);
     } else {
       this.changed(change);
     }
   }
+
 
   private apply(change: SessionsChangedEvent): void {
     this.epoch++;

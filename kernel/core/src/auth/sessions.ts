@@ -63,7 +63,7 @@ export class SessionStore {
         const age = (Date.now() - new Date(row.revokedAt).getTime()) / 1000;
         if (row.revokedReason !== 'rotated' || age > ROTATION_GRACE_SECONDS) {
           await trx('authSessions').where({ familyId: row.familyId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now(), revokedReason: 'reuse' });
-          this.guard?.afterCommit(trx, { familyId: row.familyId, userId: row.userId });
+          await this.guard?.afterCommit(trx, { familyId: row.familyId, userId: row.userId });
           return undefined;
         }
       } else {
@@ -114,6 +114,6 @@ export class SessionStore {
    */
   async revokeUser(trx: Knex | Knex.Transaction, userId: number, companyId?: number): Promise<void> {
     await trx('authSessions').where({ userId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now(), revokedReason: 'password' });
-    this.guard?.afterCommit(trx, { userId, companyId });
+    await this.guard?.afterCommit(trx, { userId, companyId });
   }
 }

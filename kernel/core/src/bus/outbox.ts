@@ -68,11 +68,20 @@ function companyOf(payload: unknown): number | null {
   return typeof c === 'number' && Number.isInteger(c) && c > 0 && c <= 2147483647 ? c : null;
 }
 
-/** The outermost transaction of `trx` (a savepoint's events leave with the transaction that commits them). */
-function outermost(trx: Knex.Transaction): Knex.Transaction {
-  let t = trx as Knex.Transaction & { parentTransaction?: Knex.Transaction };
-  while (t.parentTransaction) t = t.parentTransaction as Knex.Transaction & { parentTransaction?: Knex.Transaction };
-  return t;
+/**
+ * Settles once `trx` and every transaction around it completed: resolves when all committed (a savepoint released
+ * and its outermost transaction committed), rejects when any rolled back (a savepoint's rows go with its rollback
+ * even when the transaction around it commits). Undefined when `trx` is not a knex transaction object.
+ */
+function committedChain(trx: Knex.Transaction): Promise<unknown> | undefined {
+  const waits: Promise<unknown>[] = [];
+  let t: (Knex.Transaction & { parentTransaction?: Knex.Transaction; executionPromise?: Promise<unknown> }) | undefined = trx;
+  while (t) {
+    if (!t.executionPromise) return undefined;
+    waits.push(t.executionPromise);
+    t = t.parentTransaction as typeof t;
+  }
+  return Promise.all(waits);
 }
 
 /**
@@ -129,36 +138,77 @@ export class Outbox {
     return this.held.size;
   }
 
+  /** Events written in one transaction this tick, grouped into one INSERT (see `writeIn`). */
+  private readonly trxWrites = new Map<Knex.Transaction, { entries: Omit<Entry, 'id'>[]; done: Promise<void> }>();
+
   /**
    * Writes one event in `trx` (leased to this node when it has room) and hands it to the bus once the outermost
-   * transaction commits. Resolves once the row is written; rejects when the INSERT fails (the caller's
+   * transaction commits. The events a transaction publishes in the same tick (`Promise.all` of publishes) share
+   * one multi-row INSERT. Resolves once the row is written; rejects when the INSERT fails (the caller's
    * transaction then fails too, as any statement of it would).
    */
-  async writeIn(trx: Knex.Transaction, topic: string, payload: unknown, opts: PublishOptions): Promise<void> {
-    const e = this.entryOf(topic, payload, opts);
+  writeIn(trx: Knex.Transaction, topic: string, payload: unknown, opts: PublishOptions): Promise<void> {
+    let e: Omit<Entry, 'id'>;
+    try {
+      e = this.entryOf(topic, payload, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const pending = this.trxWrites.get(trx);
+    if (pending) {
+      pending.entries.push(e);
+      return pending.done;
+    }
+    const group = { entries: [e], done: Promise.resolve() };
+    this.trxWrites.set(trx, group);
+    group.done = Promise.resolve().then(() => {
+      this.trxWrites.delete(trx);
+      return this.insertIn(trx, group.entries);
+    });
+    return group.done;
+  }
+
+  private async insertIn(trx: Knex.Transaction, entries: Omit<Entry, 'id'>[]): Promise<void> {
     const take = this.hasRoom();
     const { rows } = (await trx.raw(
       `INSERT INTO outbox_events (message_id, topic, payload, headers, company_id, published_at, lease_until)
-       VALUES (?, ?, ?::jsonb, ?::jsonb, ?, ?, CASE WHEN ? THEN now() + make_interval(secs => ?) END) RETURNING id`,
-      [e.messageId, e.topic, e.json, JSON.stringify(e.headers), e.companyId, e.publishedAt, take, this.opts.leaseMs / 1000],
+       SELECT m, t, p, h, c, a, CASE WHEN ? THEN now() + make_interval(secs => ?) END
+       FROM unnest(?::text[], ?::text[], ?::jsonb[], ?::jsonb[], ?::int[], ?::timestamptz[]) WITH ORDINALITY AS x(m, t, p, h, c, a, n)
+       ORDER BY n
+       RETURNING id`,
+      this.insertBindings(take, entries),
     )) as { rows: { id: string | number }[] };
-    const entry: Entry = { ...e, id: Number(rows[0].id) };
-    const top = outermost(trx) as Knex.Transaction & { executionPromise?: Promise<unknown> };
-    const committed = top.executionPromise;
-    if (!take) {
-      committed?.then(() => this.wakeOthers(), () => undefined);
+    // Ids follow the ordered SELECT.
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    const committed = committedChain(trx);
+    if (!take || !committed) {
+      // Not leased (memory full), or not a transaction we can watch: a claim takes the rows after the commit.
+      committed?.then(() => (this.opts.singleNode ? this.kick() : this.wakeOthers()), () => undefined);
       return;
     }
-    this.held.add(entry.id);
-    if (!committed) {
-      // Not a knex transaction object we know: the row is leased, the lease runs out, another claim takes it.
-      this.held.delete(entry.id);
-      return;
-    }
+    const list: Entry[] = entries.map((en, i) => ({ ...en, id: ids[i] }));
+    for (const en of list) this.held.add(en.id);
     committed.then(
-      () => this.enqueue(entry),
-      () => this.held.delete(entry.id), // rolled back: the row is gone with it
+      () => {
+        for (const en of list) this.enqueue(en);
+      },
+      () => {
+        for (const en of list) this.held.delete(en.id); // rolled back: the rows are gone with it
+      },
     );
+  }
+
+  private insertBindings(take: boolean, entries: Omit<Entry, 'id'>[]): readonly string[] {
+    return [
+      take,
+      this.opts.leaseMs / 1000,
+      entries.map((b) => b.messageId),
+      entries.map((b) => b.topic),
+      entries.map((b) => b.json),
+      entries.map((b) => JSON.stringify(b.headers)),
+      entries.map((b) => b.companyId),
+      entries.map((b) => b.publishedAt),
+    ] as unknown as readonly string[];
   }
 
   /**
@@ -252,16 +302,7 @@ export class Outbox {
          FROM unnest(?::text[], ?::text[], ?::jsonb[], ?::jsonb[], ?::int[], ?::timestamptz[]) WITH ORDINALITY AS x(m, t, p, h, c, a, n)
          ORDER BY n
          RETURNING id`,
-        [
-          take,
-          this.opts.leaseMs / 1000,
-          batch.map((b) => b.entry.messageId),
-          batch.map((b) => b.entry.topic),
-          batch.map((b) => b.entry.json),
-          batch.map((b) => JSON.stringify(b.entry.headers)),
-          batch.map((b) => b.entry.companyId),
-          batch.map((b) => b.entry.publishedAt),
-        ] as unknown as readonly string[],
+        this.insertBindings(take, batch.map((b) => b.entry)),
       )) as { rows: { id: string | number }[] };
       // RETURNING follows the insertion order of the ordered SELECT.
       const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);

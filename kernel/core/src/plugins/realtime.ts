@@ -237,7 +237,7 @@ export class RealtimeHub implements Realtime {
   }
 
   refreshAudiences(companyId: number, userId?: number): void {
-    this.bus.publish<RefreshEnvelope>('realtime.refresh', { companyId, userId }).catch((err) => this.app.log.error({ err }, 'realtime refresh publish failed'));
+    this.bus.publish<RefreshEnvelope>('realtime.refresh', { companyId, userId }, { volatile: true }).catch((err) => this.app.log.error({ err }, 'realtime refresh publish failed'));
   }
 
   /** Joins the socket to the audiences every resolver names, leaving audiences it no longer has. */
@@ -364,7 +364,7 @@ export class RealtimeHub implements Realtime {
       }
       return;
     }
-    this.bus.publish<EmitBatch>(TOPIC, { node: this.node, emits }).catch((err) => this.app.log.error({ err, events: emits.length, first: emits[0].event }, 'realtime publish failed'));
+    this.bus.publish<EmitBatch>(TOPIC, { node: this.node, emits }, { volatile: true }).catch((err) => this.app.log.error({ err, events: emits.length, first: emits[0].event }, 'realtime publish failed'));
   }
 
   async close(): Promise<void> {

@@ -147,25 +147,23 @@ export async function passwordResetRoutes(app: PluginApp, deps: CoreDeps): Promi
         })
         .returning(['expiresAt']);
       await trx('passwordResets').where('createdAt', '<', new Date(Date.now() - RESET_RETENTION_MS)).delete();
-      return { user, expiresAt: new Date(row.expiresAt) };
+      const expiresAt = new Date(row.expiresAt);
+      if (user) {
+        const event: PasswordResetCodeEvent = {
+          companyId: user.companyId,
+          userId: user.id,
+          to: deliveryNumber(user.wpp),
+          code,
+          text: resetCodeText(code, user.language),
+          expiresAt: expiresAt.toISOString(),
+        };
+        // With the code's row: the code is delivered if and only if it was issued (the outbox; no broker wait
+        // on this path, so registered and unknown numbers answer alike).
+        await bus.publish(resetCodeIssued, event, { id: `${resetCodeIssued.name}:${id}`, trx });
+      }
+      return { user, expiresAt };
     });
     if (!issued) throw new AppError('ERR_TOO_MANY_REQUESTS', 'Too many codes for this number, try again later');
-    if (issued.user) {
-      const event: PasswordResetCodeEvent = {
-        companyId: issued.user.companyId,
-        userId: issued.user.id,
-        to: deliveryNumber(issued.user.wpp),
-        code,
-        text: resetCodeText(code, issued.user.language),
-        expiresAt: issued.expiresAt.toISOString(),
-      };
-      // Not awaited: waiting for the broker's confirm only on this path would make registered numbers answer
-      // measurably slower. A failed publish gets the same answer anyway; the user can ask again.
-      const userId = issued.user.id;
-      bus.publish(resetCodeIssued, event, { id: `${resetCodeIssued.name}:${id}` }).catch((err: unknown) => {
-        req.log.error({ err, userId }, 'password reset: publishing the code failed');
-      });
-    }
     return { userId: id };
   });
 

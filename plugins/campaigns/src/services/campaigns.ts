@@ -231,10 +231,14 @@ export class CampaignStore {
     this.d.realtime.emitToCompany(companyId, campaignEvent(companyId), { action: 'update', record });
   }
 
-  /** After a status change committed: the socket update and `campaign.status-changed`. */
-  async statusChanged(companyId: number, id: number, from: CampaignStatus, to: CampaignStatus): Promise<void> {
+  /** After a status change committed: the socket update (`campaign.status-changed` left with the transaction: `publishStatus`). */
+  async statusChanged(companyId: number, id: number, _from: CampaignStatus, _to: CampaignStatus): Promise<void> {
     await this.emitUpdate(companyId, id);
-    if (from !== to) await this.d.bus.publish(campaignStatusChanged, { companyId, campaignId: id, from, to }).catch((err: unknown) => this.d.log.error({ err }, 'campaigns: publish failed'));
+  }
+
+  /** Writes `campaign.status-changed` into the transaction that changes the status (nothing when it stays). */
+  async publishStatus(trx: Knex.Transaction, companyId: number, id: number, from: CampaignStatus, to: CampaignStatus): Promise<void> {
+    if (from !== to) await this.d.bus.publish(campaignStatusChanged, { companyId, campaignId: id, from, to }, { trx });
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -332,6 +336,7 @@ export class CampaignStore {
         if (r.status === 'PROGRAMADA') await this.armStart(r, trx);
         else await this.d.jobs.cancel(startJob, `start:${id}`, { trx });
       }
+      await this.publishStatus(trx, companyId, id, c.status, r.status);
       return { before: c, after: r };
     });
     if (before !== after) await this.statusChanged(companyId, id, before.status, after.status);
@@ -398,6 +403,7 @@ export class CampaignStore {
       if ((c.contactListId === null && (c.tagListId === null || !this.d.contacts.withTag)) || !c.whatsappIds.length || !variants.length) {
         await trx(CAMPAIGNS).where({ companyId, id }).update({ status: 'INATIVA', updatedAt: trx.fn.now() });
         this.d.log.warn({ companyId, campaignId: id }, 'campaigns: a scheduled campaign without list, connection or message went back to INATIVA');
+        await this.publishStatus(trx, companyId, id, c.status, 'INATIVA');
         return { from: c.status, to: 'INATIVA' as CampaignStatus };
       }
       if (c.contactListId === null) await this.takeTagged(trx, c, variants);
@@ -411,6 +417,7 @@ export class CampaignStore {
       );
       await trx(CAMPAIGNS).where({ companyId, id }).update({ status: 'EM_ANDAMENTO', completedAt: null, nextSendAt: null, sentInBlock: 0, rotation: 0, paused: null, updatedAt: trx.fn.now() });
       await this.d.jobs.schedule(dispatchJob, { companyId, campaignId: id }, { key: `dispatch:${id}`, trx });
+      await this.publishStatus(trx, companyId, id, c.status, 'EM_ANDAMENTO');
       return { from: c.status, to: 'EM_ANDAMENTO' as CampaignStatus };
     });
     if (changed) await this.statusChanged(companyId, id, changed.from, changed.to);
@@ -434,6 +441,7 @@ export class CampaignStore {
       if (c.status !== 'EM_ANDAMENTO') throw new AppError('ERR_CAMPAIGN_INVALID_TRANSITION', `A ${c.status} campaign cannot be cancelled`);
       await trx(CAMPAIGNS).where({ companyId, id }).update({ status: 'CANCELADA', paused: null, updatedAt: trx.fn.now() });
       await this.d.jobs.cancel(dispatchJob, `dispatch:${id}`, { trx });
+      await this.publishStatus(trx, companyId, id, 'EM_ANDAMENTO', 'CANCELADA');
     });
     await this.statusChanged(companyId, id, 'EM_ANDAMENTO', 'CANCELADA');
     return this.get(companyId, id);
@@ -450,6 +458,7 @@ export class CampaignStore {
       if (c.status !== 'CANCELADA') throw new AppError('ERR_CAMPAIGN_INVALID_TRANSITION', `A ${c.status} campaign cannot be restarted`);
       await trx(CAMPAIGNS).where({ companyId, id }).update({ status: 'EM_ANDAMENTO', paused: null, updatedAt: trx.fn.now() });
       await this.d.jobs.schedule(dispatchJob, { companyId, campaignId: id }, { key: `dispatch:${id}`, trx });
+      await this.publishStatus(trx, companyId, id, 'CANCELADA', 'EM_ANDAMENTO');
     });
     await this.statusChanged(companyId, id, 'CANCELADA', 'EM_ANDAMENTO');
     return this.get(companyId, id);

@@ -185,6 +185,7 @@ export class Dispatcher {
           return { kind: 'wait', sent: 0 };
         }
         await trx(CAMPAIGNS).where({ id: c.id }).update({ status: 'FINALIZADA', completedAt: now, paused: null, nextSendAt: null, tickedAt: now, updatedAt: now });
+        await this.d.campaigns.publishStatus(trx, companyId, campaignId, 'EM_ANDAMENTO', 'FINALIZADA');
         return { kind: 'stop', sent: 0, status: { from: 'EM_ANDAMENTO', to: 'FINALIZADA' } };
       }
 
@@ -215,6 +216,7 @@ export class Dispatcher {
       }
       if (!more) {
         await trx(CAMPAIGNS).where({ id: c.id }).update({ status: 'FINALIZADA', completedAt: now, paused: null, nextSendAt: null, sentInBlock: 0, rotation: (c.rotation + items.length) % 1_000_000, tickedAt: now, updatedAt: now });
+        await this.d.campaigns.publishStatus(trx, companyId, campaignId, 'EM_ANDAMENTO', 'FINALIZADA');
         const announceLast = async () => {
           for (const a of outcome.announces) await a();
         };

@@ -3,14 +3,18 @@ import type { ConnectionCache } from './connection-cache';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CHANNELS,
+  defineJob,
   PermanentError,
   RetryableError,
+  sendKey,
+  sendTopic,
+  type Jobs,
+  type SendLedger,
   type AdapterConnection,
   type AdapterContext,
   type Bus,
   type BusMessage,
   messageFailed,
-  messageSend,
   messageSent,
   type Channel,
   type ChannelAdapter,
@@ -42,6 +46,28 @@ export interface OutboundDeps {
   queue?: string;
   /** Caches the connection lookups of consecutive sends (see ConnectionCache); absent: one lookup per send. */
   connectionCache?: ConnectionCache;
+  /** What was already sent (the kernel's `ctx.sends`): a command delivered again is not sent twice. */
+  sends?: SendLedger;
+  /** Durable retries after the quick ones (`SEND_RETRY_JOB`); absent: the send fails once the quick retries are used. */
+  jobs?: Jobs;
+  /** How long a send keeps being retried after its first attempt on transient failures, milliseconds (SEND_RETRY_HOURS). */
+  retryWindowMs?: number;
+}
+
+/** A send waiting for its next durable retry: the command, its bus id, its first attempt and the retries so far. */
+export interface SendRetryData {
+  cmd: SendCommand;
+  busId: string;
+  firstAt: string;
+  tries: number;
+}
+
+/** The durable retry of a send whose quick retries ran out on a transient failure (provider outage, throttling). */
+export const SEND_RETRY_JOB = defineJob<SendRetryData>('channels.send-retry');
+
+/** Delay before the `n`-th durable retry of a send: 30 s doubling, at most 10 minutes (ms). */
+export function durableRetryDelay(n: number, retryAfterMs = 0): number {
+  return Math.max(retryAfterMs, Math.min(600_000, 30_000 * 2 ** Math.min(10, Math.max(0, n - 1))));
 }
 
 const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2147483647;
@@ -120,44 +146,37 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Why a send did not happen: permanent (never retried) or transient (retried), with the provider's reason. */
+interface SendError {
+  permanent: boolean;
+  code: string;
+  text: string;
+  graph: ReturnType<typeof graphErrorOf>;
+  err: unknown;
+}
+
+function classify(err: unknown): SendError {
+  const graph = graphErrorOf(err);
+  const permanent = err instanceof PermanentError;
+  const code = err instanceof SendFailure ? err.code : graph?.code !== undefined ? String(graph.code) : 'ERR_SENDING_WAPP_MSG';
+  const text = graph ? [graph.message, graph.details].filter(Boolean).join(': ') : err instanceof Error ? err.message : String(err);
+  return { permanent, code, text, graph, err };
+}
+
 /**
- * Handles one `message.send` command:
- * - channels other than whatsappapi/facebook/instagram (Baileys `whatsapp`) are acknowledged untouched:
- *   their own consumer sends them;
- * - the connection is loaded with its secrets (scoped to the command's company) and the adapter sends;
- * - success publishes `message.sent` `{companyId, messageId, ticketId, connectionId, channel, wid}`
- *   (message id `message.sent:<companyId>:<messageId>`);
- * - a retryable failure (throttling, 5xx, timeout) is thrown again so the bus retries; before that the
- *   handler waits so the delays double (retryDelayMs, 2×, 4×, ... capped at maxDelayMs; longer when Meta
- *   asks for a wait). On the last attempt, and on any permanent failure, `message.failed`
- *   `{companyId, messageId, ..., error: {code, text, retryable}}` is published before the error is thrown
- *   (the command then lands in `channels.outbound.dlq`).
+ * One attempt at a command: answered from the send ledger when it was already sent (a delivery after a crash or a
+ * redrive: `message.sent` again, nothing sent), else sent by the channel's adapter, recorded in the ledger and
+ * reported (`message.sent`, id `message.sent:<companyId>:<messageId>`). Throws the adapter's error otherwise.
  */
-export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCommand>): Promise<'sent' | 'skipped'> {
-  const cmd = message.payload;
-  const channel = cmd?.channel;
-  if (!cmd || !(META_OUTBOUND_CHANNELS as readonly string[]).includes(channel)) return 'skipped';
-  const log = deps.log.child({ messageId: cmd.messageId, companyId: cmd.companyId, connectionId: cmd.connectionId, channel, attempt: message.attempt });
-
-  const fail = async (code: string, text: string, retryable: boolean) => {
-    if (!isPositiveInt(cmd.companyId) || !isMessageId(cmd.messageId)) return; // nobody to tell
-    const event: MetaSendFailedEvent = {
-      companyId: cmd.companyId,
-      messageId: cmd.messageId,
-      ticketId: isPositiveInt(cmd.ticketId) ? cmd.ticketId : undefined,
-      connectionId: isPositiveInt(cmd.connectionId) ? cmd.connectionId : undefined,
-      channel,
-      error: { code, text: text.slice(0, 1000), retryable },
-    };
-    await deps.bus.publish(messageFailed, event, { id: resultId(messageFailed, cmd) });
-  };
-
-  try {
-    if (!isPositiveInt(cmd.companyId) || !isMessageId(cmd.messageId) || !isPositiveInt(cmd.connectionId) || !(CHANNELS as readonly string[]).includes(channel)) {
-      throw new SendFailure('ERR_VALIDATION', 'malformed send command');
-    }
-    const adapter = deps.adapters.get(channel);
-    if (!adapter) throw new SendFailure('ERR_SENDING_WAPP_MSG', `no adapter for channel ${channel}`);
+async function attempt(deps: OutboundDeps, cmd: SendCommand, busId: string, log: FastifyBaseLogger): Promise<void> {
+  if (!isPositiveInt(cmd.companyId) || !isMessageId(cmd.messageId) || !isPositiveInt(cmd.connectionId) || !(CHANNELS as readonly string[]).includes(cmd.channel)) {
+    throw new SendFailure('ERR_VALIDATION', 'malformed send command');
+  }
+  const key = sendKey(cmd, busId);
+  let externalId = deps.sends ? await deps.sends.find(key).catch(() => undefined) : undefined;
+  if (externalId === undefined) {
+    const adapter = deps.adapters.get(cmd.channel);
+    if (!adapter) throw new SendFailure('ERR_SENDING_WAPP_MSG', `no adapter for channel ${cmd.channel}`);
     const conn = await loadConnection(deps, cmd, cmd.connectionId);
     const ctx: AdapterContext = {
       log,
@@ -167,47 +186,123 @@ export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCom
         throw new Error('Meta adapters emit through the webhook');
       },
     };
-    const { externalId } = await adapter.send(conn, withMedia(deps, cmd), ctx);
-    const sent: MessageSentEvent = {
-      companyId: cmd.companyId,
-      messageId: cmd.messageId,
-      ticketId: isPositiveInt(cmd.ticketId) ? cmd.ticketId : undefined,
-      connectionId: cmd.connectionId,
-      channel,
-      wid: externalId,
-    };
-    await deps.bus.publish(messageSent, sent, { id: resultId(messageSent, cmd) });
+    externalId = (await adapter.send(conn, withMedia(deps, cmd), ctx)).externalId;
+    // The provider has it: remembered before anything else, so a delivery again is not sent twice.
+    await deps.sends?.record(cmd.companyId, key, externalId).catch((err: unknown) => log.warn({ err }, 'send ledger: could not record a sent message'));
     log.info({ wid: externalId }, 'message sent');
+  } else log.info({ wid: externalId }, 'message already sent (send ledger): reported again, not sent twice');
+  const sent: MessageSentEvent = {
+    companyId: cmd.companyId,
+    messageId: cmd.messageId,
+    ticketId: isPositiveInt(cmd.ticketId) ? cmd.ticketId : undefined,
+    connectionId: cmd.connectionId,
+    channel: cmd.channel,
+    wid: externalId,
+  };
+  await deps.bus.publish(messageSent, sent, { id: resultId(messageSent, cmd) });
+}
+
+/** Publishes `message.failed` `{companyId, messageId, ..., error: {code, text, retryable}}` for a send given up. */
+async function reportFailed(deps: OutboundDeps, cmd: SendCommand, e: SendError, retryable: boolean): Promise<void> {
+  if (!isPositiveInt(cmd?.companyId) || !isMessageId(cmd?.messageId)) return; // nobody to tell
+  const event: MetaSendFailedEvent = {
+    companyId: cmd.companyId,
+    messageId: cmd.messageId,
+    ticketId: isPositiveInt(cmd.ticketId) ? cmd.ticketId : undefined,
+    connectionId: isPositiveInt(cmd.connectionId) ? cmd.connectionId : undefined,
+    channel: cmd.channel,
+    error: { code: e.code, text: e.text.slice(0, 1000), retryable },
+  };
+  await deps.bus.publish(messageFailed, event, { id: resultId(messageFailed, cmd) });
+}
+
+/**
+ * After the quick retries: a durable retry (`SEND_RETRY_JOB`) while the command is within its retry window
+ * (`retryWindowMs` from its first attempt), else `message.failed` with the provider's last reason. Returns true
+ * when a retry was scheduled.
+ */
+async function deferOrFail(deps: OutboundDeps, cmd: SendCommand, busId: string, firstAt: string, tries: number, e: SendError, log: FastifyBaseLogger): Promise<boolean> {
+  const window = deps.retryWindowMs ?? 0;
+  const since = Date.now() - (Date.parse(firstAt) || Date.now());
+  if (deps.jobs && since < window) {
+    const delayMs = durableRetryDelay(tries, e.graph?.retryAfterMs ?? 0);
+    await deps.jobs.schedule(SEND_RETRY_JOB, { cmd, busId, firstAt, tries }, { delayMs, key: sendKey(cmd, busId) });
+    log.warn({ code: e.code, graph: e.graph, err: e.graph ? undefined : e.err, retryInMs: delayMs, tries }, 'send failed; retried durably until its window ends');
+    return true;
+  }
+  log.error({ code: e.code, graph: e.graph, err: e.graph ? undefined : e.err }, 'send failed; retries exhausted');
+  await reportFailed(deps, cmd, e, true);
+  return false;
+}
+
+/**
+ * Handles one `message.send.<channel>` command of a Meta channel (whatsappapi, facebook, instagram):
+ * - the connection is loaded with its secrets (scoped to the command's company) and the adapter sends, unless the
+ *   send ledger says this command was already sent (then `message.sent` is reported again);
+ * - success publishes `message.sent` `{companyId, messageId, ticketId, connectionId, channel, wid}`;
+ * - a transient failure (throttling, 5xx, timeout) is retried by the bus `retries` times, the handler waiting so
+ *   the delays double (retryDelayMs, 2×, 4×, ... capped at maxDelayMs; longer when Meta asks for a wait); then by
+ *   the durable job `channels.send-retry` (30 s doubling to 10 minutes) until `retryWindowMs` after the first
+ *   attempt (SEND_RETRY_HOURS, default 24 h), across restarts and nodes;
+ * - a permanent failure, or the window's end, publishes `message.failed` `{..., error: {code, text, retryable}}`
+ *   (the provider's reason) and acknowledges the command.
+ */
+export async function handleSend(deps: OutboundDeps, message: BusMessage<SendCommand>): Promise<'sent' | 'skipped' | 'deferred' | 'failed'> {
+  const cmd = message.payload;
+  const channel = cmd?.channel;
+  if (!cmd || !(META_OUTBOUND_CHANNELS as readonly string[]).includes(channel)) return 'skipped';
+  const log = deps.log.child({ messageId: cmd.messageId, companyId: cmd.companyId, connectionId: cmd.connectionId, channel, attempt: message.attempt });
+  try {
+    await attempt(deps, cmd, message.id, log);
     return 'sent';
   } catch (err) {
-    const graph = graphErrorOf(err);
-    const permanent = err instanceof PermanentError;
-    const code = err instanceof SendFailure ? err.code : graph?.code !== undefined ? String(graph.code) : 'ERR_SENDING_WAPP_MSG';
-    const text = graph ? [graph.message, graph.details].filter(Boolean).join(': ') : err instanceof Error ? err.message : String(err);
-    if (permanent) {
-      log.warn({ code, graph, err: graph ? undefined : err }, 'send failed permanently');
-      await fail(code, text, false);
-      throw err;
+    const e = classify(err);
+    if (e.permanent) {
+      log.warn({ code: e.code, graph: e.graph, err: e.graph ? undefined : err }, 'send failed permanently');
+      await reportFailed(deps, cmd, e, false);
+      return 'failed';
     }
     if (message.attempt > deps.retries) {
-      log.error({ code, graph, err: graph ? undefined : err }, 'send failed; retries exhausted');
-      await fail(code, text, true);
-      throw err;
+      return (await deferOrFail(deps, cmd, message.id, message.publishedAt, 1, e, log)) ? 'deferred' : 'failed';
     }
     // Exponential backoff on top of the bus's fixed retry delay: total wait before attempt n+1 is
     // retryDelayMs * 2^(n-1), at least what Meta asked for, at most maxDelayMs.
-    const wanted = Math.max(deps.retryDelayMs * 2 ** (message.attempt - 1), graph?.retryAfterMs ?? 0);
+    const wanted = Math.max(deps.retryDelayMs * 2 ** (message.attempt - 1), e.graph?.retryAfterMs ?? 0);
     const extra = Math.min(deps.maxDelayMs, wanted) - deps.retryDelayMs;
-    log.warn({ code, graph, err: graph ? undefined : err, retryInMs: Math.max(extra, 0) + deps.retryDelayMs }, 'send failed; will retry');
+    log.warn({ code: e.code, graph: e.graph, err: e.graph ? undefined : err, retryInMs: Math.max(extra, 0) + deps.retryDelayMs }, 'send failed; will retry');
     await sleep(extra, deps.signal);
-    throw err instanceof RetryableError ? err : new RetryableError(text, { cause: err });
+    throw err instanceof RetryableError ? err : new RetryableError(e.text, { cause: err });
   }
 }
 
-/** Starts the outbound consumer: queue `channels.outbound` (or `deps.queue`), prefetch 16, `retries` retries, then `<queue>.dlq`. */
+/**
+ * The durable retry (`SEND_RETRY_JOB`): one attempt; a transient failure schedules the next one (or fails the send
+ * once its window ended), a permanent one publishes `message.failed`.
+ */
+export async function handleSendRetry(deps: OutboundDeps, data: SendRetryData): Promise<void> {
+  const { cmd, busId, firstAt, tries } = data;
+  const log = deps.log.child({ messageId: cmd?.messageId, companyId: cmd?.companyId, connectionId: cmd?.connectionId, channel: cmd?.channel, durableRetry: tries });
+  try {
+    await attempt(deps, cmd, busId, log);
+  } catch (err) {
+    const e = classify(err);
+    if (e.permanent) {
+      log.warn({ code: e.code, graph: e.graph, err: e.graph ? undefined : err }, 'send failed permanently');
+      await reportFailed(deps, cmd, e, false);
+      return;
+    }
+    await deferOrFail(deps, cmd, busId, firstAt, tries + 1, e, log);
+  }
+}
+
+/**
+ * Starts the outbound consumer: queue `channels.outbound` (or `deps.queue`) bound to `message.send.<channel>` of the
+ * Meta channels only (each command reaches this consumer alone), prefetch 16, `retries` quick retries; registers
+ * the durable retry job's handler when `deps.jobs` is given.
+ */
 export function startOutboundConsumer(deps: OutboundDeps): Promise<Subscription> {
   return deps.bus.subscribe(
-    messageSend,
+    META_OUTBOUND_CHANNELS.map((c) => sendTopic(c)),
     async (message) => {
       await handleSend(deps, message);
     },

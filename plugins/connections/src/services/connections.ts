@@ -398,6 +398,7 @@ export class ConnectionStore implements ConnectionsService {
             }
             const [row] = await trx('whatsapps').insert({ ...values, companyId, channel, token, status, isDefault }).returning('id');
             if (queueIds.length) await trx('whatsappQueues').insert(queueIds.map((queueId) => ({ whatsappId: row.id, queueId, companyId })));
+            await this.publish(trx, connectionCreated, { companyId, id: row.id as number, channel });
             return { id: row.id as number, previousDefault };
           },
         ),
@@ -407,7 +408,6 @@ export class ConnectionStore implements ConnectionsService {
     }
     if (result.previousDefault) await this.emitUpdate(companyId, result.previousDefault);
     await this.emitUpdate(companyId, result.id);
-    this.publish(connectionCreated, { companyId, id: result.id, channel });
     return (await this.get(companyId, result.id, { withToken: true }))!;
   }
 
@@ -466,6 +466,7 @@ export class ConnectionStore implements ConnectionsService {
               .ignore();
           }
         }
+        await this.publish(trx, connectionUpdated, { companyId, id, channel, changed: changedKeys(body) });
         return prev;
       });
     } catch (err) {
@@ -473,7 +474,6 @@ export class ConnectionStore implements ConnectionsService {
     }
     if (previousDefault) await this.emitUpdate(companyId, previousDefault);
     await this.emitUpdate(companyId, id);
-    this.publish(connectionUpdated, { companyId, id, channel, changed: changedKeys(body) });
     return (await this.get(companyId, id, { withToken: true }))!;
   }
 
@@ -491,11 +491,11 @@ export class ConnectionStore implements ConnectionsService {
         next = await trx('whatsapps').where({ companyId }).orderBy('createdAt').orderBy('id').first('id');
         if (next) await trx('whatsapps').where({ companyId, id: next.id }).update({ isDefault: true, updatedAt: trx.fn.now() });
       }
+      await this.publish(trx, connectionDeleted, { companyId, id, channel: row.channel as Channel });
       return { channel: row.channel as Channel, promoted: next?.id };
     });
     this.emit(companyId, `company-${companyId}-whatsapp`, { action: 'delete', whatsappId: id });
     if (promoted) await this.emitUpdate(companyId, promoted);
-    this.publish(connectionDeleted, { companyId, id, channel });
   }
 
   async updateStatus(companyId: number, id: number, update: StatusUpdate): Promise<Connection> {
@@ -740,8 +740,9 @@ export class ConnectionStore implements ConnectionsService {
     this.deps.realtime.emitToCompany(companyId, event, payload);
   }
 
-  private publish(topic: Topic<ConnectionBusEvent>, payload: ConnectionBusEvent): void {
-    this.deps.bus.publish(topic, payload).catch((err: unknown) => this.deps.log.error({ err, topic: topic.name }, 'connection event publish failed'));
+  /** Writes a `connection.*` event into the transaction's outbox (it leaves with the commit). */
+  private publish(trx: Knex.Transaction, topic: Topic<ConnectionBusEvent>, payload: ConnectionBusEvent): Promise<void> {
+    return this.deps.bus.publish(topic, payload, { trx });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  messageSend,
+  sendTopic,
   PermanentError,
   resetCodeIssued,
   type Bus,
@@ -79,7 +79,7 @@ export async function deliverResetCode(deps: ResetCodeDeps, m: BusMessage<Passwo
     mediaType: 'conversation',
     isForwarded: false,
   };
-  await deps.bus.publish(messageSend, cmd, { id: `${messageSend.name}:reset:${m.id}` });
+  await deps.bus.publish(sendTopic(cmd.channel), cmd, { id: `message.send:reset:${m.id}` });
   if (deps.logCodes) {
     // The demo connections of `npm start` cannot reach WhatsApp: the code is in the log so the flow can be tried.
     deps.log.info({ userId: e.userId, connectionId: conn.id, channel: conn.channel, to: e.to, resetCodeShown: e.code }, 'password reset: code handed to the channel (code logged because DEV_LOG_RESET_CODES=true)');

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import { messageSend, type Bus, type Channel, type IdentityService, type SendCommand } from '@atendo/sdk';
+import { sendTopic, type Bus, type Channel, type IdentityService, type SendCommand } from '@atendo/sdk';
 import type { TicketsService } from '@atendo/plugin-tickets/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import type { ContactsService } from '@atendo/plugin-contacts/contract';
@@ -102,7 +102,7 @@ export async function runTick(d: NotifierDeps): Promise<SendCommand[]> {
           mediaType: 'conversation',
           isForwarded: false,
         };
-        await d.bus.publish(messageSend, cmd, { id: `${messageSend.name}:plantao:${e.id}:${now.getTime()}` });
+        await d.bus.publish(sendTopic(cmd.channel), cmd, { id: `message.send:plantao:${e.id}:${now.getTime()}` });
         sent.push(cmd);
       }
     } catch (err) {

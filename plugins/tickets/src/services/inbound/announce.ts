@@ -121,33 +121,8 @@ export class Announcer {
         const prev = a.opened.get(t.id)?.previous;
         if (prev) for (const x of ticketAudiences(prev)) audiences.add(x);
         deps.realtime.emitToCompany(companyId, ticketEvent, { action: 'update', ticket: wireById.get(t.id), ticketId: t.id }, { audiences: [...audiences] });
-        const open = a.opened.get(t.id);
-        if (open) {
-          this.publishEvent(open.previous ? ticketUpdated : ticketCreated, ticketBusEvent(t));
-          const change = open.previous ? ticketChangedEvent(open.previous, t, { kind: 'contact', contactId: t.contactId }) : undefined;
-          if (change) this.publishEvent(ticketChanged, change);
-        }
-      }
-      for (const s of stored) {
-        const ev: MessageReceivedEvent = { companyId, ticketId: s.message.ticketId, messageId: s.message.id, contactId: s.p.contact.id, fromMe: s.message.fromMe };
-        this.publishEvent(messageReceived, ev, `message.received:${companyId}:${s.message.id}`);
-        const t = a.tickets.get(s.message.ticketId);
-        const by: TicketActor = s.message.fromMe ? { kind: 'device' } : { kind: 'contact', contactId: s.message.contactId ?? s.p.contact.id };
-        if (t) this.publishEvent(messageStored, messageStoredEvent(s.message, t, by), `message.stored:${companyId}:${s.message.id}`);
       }
     }
-    // Confirms are not awaited one batch at a time (RabbitMQ confirm latency would pace the pipeline), but
-    // their number is bounded.
-    if (this.publishing.size > MAX_UNCONFIRMED) await Promise.allSettled([...this.publishing]);
-  }
-
-  /** Publishes a bus event after commit; a failure is logged (the data is committed, the event is lost). */
-  private publishEvent<T>(topic: Topic<T>, payload: T, id?: string): void {
-    const p: Promise<void> = this.deps.bus
-      .publish(topic, payload, id ? { id } : undefined)
-      .catch((err: unknown) => this.deps.log.error({ err, topic: topic.name }, 'inbound: publishing a bus event failed'))
-      .finally(() => this.publishing.delete(p));
-    this.publishing.add(p);
   }
 
   /** The company's lgpdHideNumber setting (masked numbers in socket payloads), cached for LGPD_TTL_MS. */

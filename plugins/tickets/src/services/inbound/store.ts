@@ -6,8 +6,9 @@ import type { Contact, ContactTagRef, FindOrCreateInput } from '@atendo/plugin-c
 import type { MessageRow, TicketRow } from '../../model';
 import { CONVERSATION_STATUSES } from '../../model';
 import { camelRow } from '@atendo/sdk';
-import { isUniqueActiveViolation } from '../core';
-import { ACK } from '../messages';
+import { isUniqueActiveViolation, ticketBusEvent, ticketChangedEvent } from '../core';
+import { ACK, messageStoredEvent } from '../messages';
+import { messageReceived, messageStored, ticketChanged, ticketCreated, ticketUpdated, type MessageReceivedEvent, type TicketActor } from '../../contract';
 import type { TicketsDeps } from '../deps';
 import type { ConnectionCache } from './connections';
 import { cut, inboundStatus, messageFields, occurredAt, type MessageFields } from './fields';
@@ -356,5 +357,32 @@ async function store(deps: TicketsDeps, trx: Knex.Transaction, live: Item[], con
     const t = camelRow<TicketRow>(r);
     finalTickets.set(t.id, t);
   }
-  return { stored, tickets: finalTickets, opened, ticketTags, contactTags };
+  const out: Announce = { stored, tickets: finalTickets, opened, ticketTags, contactTags };
+  await publishInbound(deps, trx, out);
+  return out;
+}
+
+/**
+ * The bus events of a batch, written into its transaction's outbox (they leave with the commit, all in one
+ * INSERT): per opened ticket `ticket.created`, or `ticket.updated` and `ticket.changed` (a reopen, by the contact);
+ * per message `message.received` and `message.stored`.
+ */
+async function publishInbound(deps: TicketsDeps, trx: Knex.Transaction, a: Announce): Promise<void> {
+  const writes: Promise<void>[] = [];
+  for (const [id, open] of a.opened) {
+    const t = a.tickets.get(id);
+    if (!t) continue;
+    writes.push(deps.bus.publish(open.previous ? ticketUpdated : ticketCreated, ticketBusEvent(t), { trx }));
+    const change = open.previous ? ticketChangedEvent(open.previous, t, { kind: 'contact', contactId: t.contactId }) : undefined;
+    if (change) writes.push(deps.bus.publish(ticketChanged, change, { trx }));
+  }
+  for (const s of a.stored) {
+    const companyId = s.message.companyId;
+    const ev: MessageReceivedEvent = { companyId, ticketId: s.message.ticketId, messageId: s.message.id, contactId: s.p.contact.id, fromMe: s.message.fromMe };
+    writes.push(deps.bus.publish(messageReceived, ev, { id: `message.received:${companyId}:${s.message.id}`, trx }));
+    const t = a.tickets.get(s.message.ticketId);
+    const by: TicketActor = s.message.fromMe ? { kind: 'device' } : { kind: 'contact', contactId: s.message.contactId ?? s.p.contact.id };
+    if (t) writes.push(deps.bus.publish(messageStored, messageStoredEvent(s.message, t, by), { id: `message.stored:${companyId}:${s.message.id}`, trx }));
+  }
+  await Promise.all(writes);
 }

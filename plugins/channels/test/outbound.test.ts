@@ -107,7 +107,7 @@ describe('outbound: message.send through the Meta adapters', () => {
   const dlq = () => k.services.get(channelsService).queues.outbound;
   const send = async (cmd: Partial<SendCommand>): Promise<number> => {
     const messageId = nextMessageId++;
-    await k.bus.publish('message.send', { messageId, ticketId: 77, ...cmd });
+    await k.bus.publish(`message.send.${cmd.channel}`, { messageId, ticketId: 77, ...cmd });
     return messageId;
   };
 
@@ -259,7 +259,7 @@ describe('outbound: message.send through the Meta adapters', () => {
   });
 
   test('malformed commands fail permanently (nothing sent)', async () => {
-    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 5555, connectionId: 'x', channel: 'facebook', to: '1' });
+    await k.bus.publish('message.send.facebook', { companyId: A.companyId, messageId: 5555, connectionId: 'x', channel: 'facebook', to: '1' });
     await waitFor(() => failed.length === 1);
     expect(failed[0].payload).toMatchObject({ companyId: A.companyId, messageId: 5555, error: { code: 'ERR_VALIDATION' } });
     await send({ companyId: A.companyId, connectionId: conn.fb, channel: 'facebook', to: '9990000000000017', body: '   ' });
@@ -269,7 +269,7 @@ describe('outbound: message.send through the Meta adapters', () => {
 
   test('a system message (messageId and ticketId 0, e.g. a password-reset code) is sent and reported with messageId 0', async () => {
     for (let i = 0; i < 2; i++) {
-      await k.bus.publish('message.send', { companyId: A.companyId, messageId: 0, ticketId: 0, connectionId: conn.wa, channel: 'whatsappapi', to: '5511988887777', body: `Seu código é 12345${i}` });
+      await k.bus.publish('message.send.whatsappapi', { companyId: A.companyId, messageId: 0, ticketId: 0, connectionId: conn.wa, channel: 'whatsappapi', to: '5511988887777', body: `Seu código é 12345${i}` });
     }
     // Two results, not one: results of id 0 carry no dedupe id of their own.
     await waitFor(() => sent.length === 2);
@@ -278,7 +278,7 @@ describe('outbound: message.send through the Meta adapters', () => {
     expect(sent[0].payload.ticketId).toBeUndefined();
     expect(sent[0].id).not.toBe(sent[1].id);
     // A refused one reports message.failed with messageId 0.
-    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 0, ticketId: 0, connectionId: conn.ig, channel: 'instagram', to: '1', body: 'x' });
+    await k.bus.publish('message.send.instagram', { companyId: A.companyId, messageId: 0, ticketId: 0, connectionId: conn.ig, channel: 'instagram', to: '1', body: 'x' });
     await waitFor(() => failed.length === 1);
     expect(failed[0].payload).toMatchObject({ companyId: A.companyId, messageId: 0, error: { code: 'ERR_NO_WAPP_FOUND' } });
   });

@@ -15,7 +15,7 @@ describe('connections plugin: password-reset codes (auth.reset-code-issued -> me
   beforeAll(async () => {
     k = await createTestKernel({ plugins: [connectionsPlugin] });
     svc = k.services.get(connectionsService);
-    await k.bus.subscribe<SendCommand & Json>('message.send', (m) => void sends.push(m), { broadcast: true });
+    await k.bus.subscribe<SendCommand & Json>('message.send.*', (m) => void sends.push(m), { broadcast: true });
   });
   afterAll(() => k.close());
 

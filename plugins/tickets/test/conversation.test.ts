@@ -84,7 +84,7 @@ describe('tickets: conversation handlers and the tickets service', () => {
   const bus: BusMessage<Record<string, any>>[] = [];
   const open: Socket[] = [];
 
-  const published = (topic: string, pred: (p: Record<string, any>) => boolean = () => true) => bus.filter((m) => m.topic === topic && pred(m.payload)).map((m) => m.payload);
+  const published = (topic: string, pred: (p: Record<string, any>) => boolean = () => true) => bus.filter((m) => (m.topic === topic || m.topic.startsWith(`${topic}.`)) && pred(m.payload)).map((m) => m.payload);
   const turnOf = (messageId: number) => k.db('conversationTurns').where({ messageId }).first();
   /** Publishes an inbound text from `number` to tenant A and waits until it is stored; returns the row. */
   const inbound = async (number: string, text: string, T: Tenant = A): Promise<MessageRow> => {
@@ -109,7 +109,7 @@ describe('tickets: conversation handlers and the tickets service', () => {
     B = await createTenant(k);
     await setCompanySetting(k, A.companyId, 'sendSignMessage', 'enabled');
     await k.bus.subscribe<Record<string, any>>(
-      ['message.stored', 'message.send', 'ticket.changed', 'ticket.closed', 'ticket.updated', 'ticket.transferred', 'ticket.created'],
+      ['message.stored', 'message.send.*', 'ticket.changed', 'ticket.closed', 'ticket.updated', 'ticket.transferred', 'ticket.created'],
       (m) => {
         bus.push(m);
       },

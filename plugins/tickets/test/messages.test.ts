@@ -49,7 +49,7 @@ describe('tickets: messages', () => {
 
   const row = (id: number) => k.db('messages').where({ id }).first() as Promise<MessageRow | undefined>;
   const ticketRow = (id: number) => k.db('tickets').where({ id }).first() as Promise<TicketRow>;
-  const published = (topic: string, pred: (p: Record<string, unknown>) => boolean = () => true) => bus.filter((m) => m.topic === topic && pred(m.payload)).map((m) => m.payload);
+  const published = (topic: string, pred: (p: Record<string, unknown>) => boolean = () => true) => bus.filter((m) => (m.topic === topic || m.topic.startsWith(`${topic}.`)) && pred(m.payload)).map((m) => m.payload);
   const waitPublished = async (topic: string, pred: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> => {
     await waitFor(() => published(topic, pred).length > 0);
     return published(topic, pred);
@@ -95,7 +95,7 @@ describe('tickets: messages', () => {
     A = await createTenant(k);
     B = await createTenant(k);
     for (const T of [A, B]) await setCompanySetting(k, T.companyId, 'sendSignMessage', 'disabled');
-    await k.bus.subscribe<Record<string, unknown>>(['message.*', 'ticket.*'], (m) => {
+    await k.bus.subscribe<Record<string, unknown>>(['message.*', 'message.send.*', 'message.edit.*', 'message.delete.*', 'ticket.*'], (m) => {
       bus.push(m);
     }, { queue: 'tickets-messages-test' });
     const uploads = new UploadStore({ dir: k.config.uploadsDir, publicUrl: k.config.BACKEND_URL, secret: k.config.jwtSecret, maxBytes: k.config.UPLOAD_LIMIT });

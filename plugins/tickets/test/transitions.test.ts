@@ -27,7 +27,7 @@ describe('tickets: state machine', () => {
   const put = (u: { token: string }, id: number | string, body: unknown) => k.as(u, 'PUT', `/tickets/${id}`, body);
   const row = (id: number) => k.db('tickets').where({ id }).first() as Promise<TicketRow>;
   const messagesOf = (ticketId: number) => k.db('messages').where({ ticketId }).orderBy('id');
-  const busFor = (topic: string, ticketId: number) => bus.filter((m) => m.topic === topic && m.payload.ticketId === ticketId);
+  const busFor = (topic: string, ticketId: number) => bus.filter((m) => (m.topic === topic || m.topic.startsWith(`${topic}.`)) && m.payload.ticketId === ticketId);
   const waitBus = async (topic: string, ticketId: number, n = 1) => {
     for (let i = 0; i < 100 && busFor(topic, ticketId).length < n; i++) await new Promise((r) => setTimeout(r, 20));
     return busFor(topic, ticketId);
@@ -44,7 +44,7 @@ describe('tickets: state machine', () => {
     A = await createTenant(k);
     B = await createTenant(k);
     for (const T of [A, B]) await setCompanySetting(k, T.companyId, 'sendGreetingAccepted', 'disabled');
-    await k.bus.subscribe<Record<string, unknown>>(['ticket.*', 'message.send'], (m) => {
+    await k.bus.subscribe<Record<string, unknown>>(['ticket.*', 'message.send.*'], (m) => {
       bus.push(m);
     }, { queue: 'tickets-transitions-test' });
   });

@@ -279,14 +279,14 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
   test('message.send: sent through the session\'s socket, message.sent with the wid; other channels ignored', async () => {
     const { id, sock } = await openConnection(A.admin, A.companyId);
     const cmd = { companyId: A.companyId, messageId: 42, ticketId: 7, connectionId: id, channel: 'whatsapp', to: '5511955550123', isGroup: false, body: 'Olá!' };
-    await k.bus.publish('message.send', cmd);
+    await k.bus.publish('message.send.whatsapp', cmd);
     await waitFor(() => results.some((r) => r.payload.messageId === 42));
     expect(sock.sent.map((s) => [s.jid, s.content])).toEqual([['5511955550123@s.whatsapp.net', { text: 'Olá!' }]]);
     const sent = results.find((r) => r.payload.messageId === 42)!;
     expect(sent.topic).toBe('message.sent');
     expect(sent.payload).toEqual({ companyId: A.companyId, messageId: 42, wid: '3EB0FAKE1', ack: 1 });
     // Another channel's command is left to its consumer.
-    await k.bus.publish('message.send', { ...cmd, messageId: 43, channel: 'facebook' });
+    await k.bus.publish('message.send.facebook', { ...cmd, messageId: 43, channel: 'facebook' });
     await sleep(100);
     expect(sock.sent).toHaveLength(1);
     expect(results.some((r) => r.payload.messageId === 43)).toBe(false);
@@ -294,9 +294,9 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
 
   test('message.send: permanent errors and a foreign company\'s connection -> message.failed; nothing sent', async () => {
     const { id, sock } = await openConnection(A.admin, A.companyId);
-    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 50, ticketId: 1, connectionId: id, channel: 'whatsapp', to: 'not-a-number', body: 'x' });
-    await k.bus.publish('message.send', { companyId: B.companyId, messageId: 51, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'x' });
-    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 52, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'x', media: { path: '../../etc/passwd', mimeType: 'text/plain', fileName: 'p' } });
+    await k.bus.publish('message.send.whatsapp', { companyId: A.companyId, messageId: 50, ticketId: 1, connectionId: id, channel: 'whatsapp', to: 'not-a-number', body: 'x' });
+    await k.bus.publish('message.send.whatsapp', { companyId: B.companyId, messageId: 51, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'x' });
+    await k.bus.publish('message.send.whatsapp', { companyId: A.companyId, messageId: 52, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'x', media: { path: '../../etc/passwd', mimeType: 'text/plain', fileName: 'p' } });
     await waitFor(() => [50, 51, 52].every((mid) => results.some((r) => r.payload.messageId === mid)));
     const failed = [50, 51, 52].map((mid) => results.find((r) => r.payload.messageId === mid)!);
     expect(failed.map((r) => r.topic)).toEqual(['message.failed', 'message.failed', 'message.failed']);
@@ -333,13 +333,13 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
       if (calls === 1) throw Object.assign(new Error('Connection Closed'), { output: { statusCode: 428 } });
       return { key: { remoteJid: jid, fromMe: true, id: 'RETRIED-OK' } };
     };
-    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 60, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'again' });
+    await k.bus.publish('message.send.whatsapp', { companyId: A.companyId, messageId: 60, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'again' });
     await waitFor(() => results.some((r) => r.payload.messageId === 60));
     expect(results.find((r) => r.payload.messageId === 60)).toMatchObject({ topic: 'message.sent', payload: { wid: 'RETRIED-OK' } });
     expect(calls).toBe(2);
 
     const idle = await connection(A.admin);
-    await k.bus.publish('message.send', { companyId: A.companyId, messageId: 61, ticketId: 1, connectionId: idle, channel: 'whatsapp', to: '5511955550123', body: 'x' });
+    await k.bus.publish('message.send.whatsapp', { companyId: A.companyId, messageId: 61, ticketId: 1, connectionId: idle, channel: 'whatsapp', to: '5511955550123', body: 'x' });
     await waitFor(() => results.some((r) => r.payload.messageId === 61), 3000);
     expect(results.find((r) => r.payload.messageId === 61)).toMatchObject({ topic: 'message.failed', payload: { companyId: A.companyId, error: expect.stringMatching(/not running/) } });
   });

@@ -57,8 +57,6 @@ const CLAIM_BATCH = 200;
 const DELETE_LINGER_MS = 20;
 /** ... unless this many are waiting. */
 const DELETE_BATCH = 500;
-/** Longest wait between two hand-over tries of a row (a full queue, the broker unreachable), milliseconds. */
-const RETRY_MAX_MS = 5_000;
 /** The wake-up topic of the outbox (broadcast: every node looks for rows due). */
 const WAKE_TOPIC = 'kernel.outbox.wake';
 
@@ -104,15 +102,18 @@ function committedChain(trx: Knex.Transaction): Promise<unknown> | undefined {
 export class Outbox {
   private readonly writes: Pending[] = [];
   private writing = false;
-  /** Entries waiting to be handed to the bus (FIFO). */
+  /** Entries waiting to be handed to the bus (FIFO: `queue[head..]`). */
   private queue: Entry[] = [];
+  private head = 0;
+  /** The hand-over is paused (a full queue, the broker away). */
+  private pauseTimer: NodeJS.Timeout | undefined;
+  private pauses = 0;
   /** Ids of the rows this node holds (waiting, in flight, or waiting for a retry). */
   private readonly held = new Set<number>();
   private readonly done: number[] = [];
   private deleting = false;
   private deleteLinger: NodeJS.Timeout | undefined;
   private deleteRetry: NodeJS.Timeout | undefined;
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
   private pollTimer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private claiming = false;
@@ -183,7 +184,11 @@ export class Outbox {
     const committed = committedChain(trx);
     if (!take || !committed) {
       // Not leased (memory full), or not a transaction we can watch: a claim takes the rows after the commit.
-      committed?.then(() => (this.opts.singleNode ? this.kick() : this.wakeOthers()), () => undefined);
+      committed?.then(() => {
+        this.more = true;
+        if (this.opts.singleNode) this.schedulePoll();
+        else this.wakeOthers();
+      }, () => undefined);
       return;
     }
     const list: Entry[] = entries.map((en, i) => ({ ...en, id: ids[i] }));
@@ -261,8 +266,7 @@ export class Outbox {
     this.stopped = true;
     clearTimeout(this.pollTimer);
     clearInterval(this.renewTimer);
-    for (const t of this.retryTimers) clearTimeout(t);
-    this.retryTimers.clear();
+    clearTimeout(this.pauseTimer);
     const deadline = Date.now() + graceMs;
     while ((this.inFlight > 0 || this.writing) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
     clearTimeout(this.deleteLinger);
@@ -270,6 +274,7 @@ export class Outbox {
     await this.flushDeletes();
     const rest = [...this.held];
     this.queue = [];
+    this.head = 0;
     if (rest.length) await this.opts.db.raw('UPDATE outbox_events SET lease_until = NULL WHERE id = ANY(?::bigint[])', [rest]).catch(() => undefined);
   }
 
@@ -313,7 +318,10 @@ export class Outbox {
         }
         b.resolve();
       });
-      if (!take) this.wakeOthers();
+      if (!take) {
+        this.more = true;
+        this.wakeOthers();
+      }
       this.failures = 0;
     } catch (err) {
       if (this.failures++ % 100 === 0) this.opts.log.error({ err, events: batch.length, outage: isOutage(err) }, 'outbox: events could not be written');
@@ -329,23 +337,52 @@ export class Outbox {
   private enqueue(e: Entry): void {
     if (this.stopped) return;
     this.queue.push(e);
-    if (this.queue.length === 1) setImmediate(() => this.pump());
+    if (this.queue.length - this.head === 1 && !this.pauseTimer) setImmediate(() => this.pump());
   }
 
   private kick(): void {
     if (!this.started || this.stopped) return;
     this.pump();
-    if (this.queue.length === 0) void this.claim();
+    if (this.queue.length - this.head === 0) void this.claim();
   }
 
-  /** Hands every waiting entry to the bus, in order (synchronously, so the bus sees them in that order). */
+  /**
+   * Hands the waiting entries to the bus in order (synchronously, so the bus sees them in that order). A full
+   * in-process queue stops the hand-over where it is (the rest wait, in order) and pauses it for a moment:
+   * back-pressure, never a refusal.
+   */
   private pump(): void {
-    if (this.stopped) return;
-    const list = this.queue;
-    this.queue = [];
-    for (const e of list) this.handOver(e);
-    if (this.more) void this.claim();
+    if (this.stopped || this.pauseTimer) return;
+    while (this.head < this.queue.length) {
+      const e = this.queue[this.head];
+      if (this.inProcess?.wouldRefuse(e.topic)) {
+        this.pause();
+        break;
+      }
+      this.queue[this.head++] = undefined as unknown as Entry;
+      this.handOver(e);
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    if (this.more && this.held.size < this.maxHeld) void this.claim();
     this.schedulePoll();
+  }
+
+  /** Stops handing over for a moment (10 ms doubling to 1 s while it keeps being needed). */
+  private pause(): void {
+    if (this.pauseTimer || this.stopped) return;
+    const delay = Math.min(1_000, 10 * 2 ** Math.min(7, this.pauses++));
+    if (this.pauses === 4) this.opts.log.warn({ retryInMs: delay }, 'outbox: a bus queue is full; events wait for room (back-pressure, nothing is dropped)');
+    this.pauseTimer = setTimeout(() => {
+      this.pauseTimer = undefined;
+      this.pump();
+    }, delay);
+    this.pauseTimer.unref?.();
   }
 
   private handOver(e: Entry): void {
@@ -361,9 +398,12 @@ export class Outbox {
     p.then(
       () => {
         this.inFlight--;
+        this.pauses = 0;
         this.held.delete(e.id);
         this.done.push(e.id);
         this.scheduleDeletes();
+        // Rows wait in the table (written while memory was full): take more once there is room again.
+        if (this.more && this.held.size <= this.maxHeld / 2) void this.claim();
       },
       (err: unknown) => {
         this.inFlight--;
@@ -373,24 +413,18 @@ export class Outbox {
   }
 
   /**
-   * A hand-over failed: a full queue or an unreachable broker is retried after a doubling delay (the row stays
-   * held); a payload the bus cannot take (not JSON) is dead (state `dead`, kept for the operators' screen).
+   * A hand-over failed: a full queue or an unreachable broker puts the entry back first in line and pauses the
+   * hand-over (the row stays held); a payload the bus cannot take (not JSON) is dead (state `dead`, kept for the
+   * operators' screen).
    */
   private async failed(e: Entry, err: unknown): Promise<void> {
     if (this.stopped) return; // released at stop, published again at the next start
     const transient = err instanceof BusFullError || isOutage(err) || !(err instanceof TypeError);
     if (transient) {
-      e.tries++;
-      const delay = Math.min(RETRY_MAX_MS, 50 * 2 ** Math.min(10, e.tries));
-      if (e.tries === 1 || delay >= RETRY_MAX_MS) {
-        this.opts.log.warn({ err: err instanceof Error ? err.message : String(err), topic: e.topic, id: e.messageId, retryInMs: delay }, err instanceof BusFullError ? 'outbox: a queue is full; the event waits for room (back-pressure, nothing is dropped)' : 'outbox: the bus did not take the event; retrying');
-      }
-      const t = setTimeout(() => {
-        this.retryTimers.delete(t);
-        this.enqueue(e);
-      }, delay);
-      t.unref?.();
-      this.retryTimers.add(t);
+      if (e.tries++ === 0) this.opts.log.warn({ err: err instanceof Error ? err.message : String(err), topic: e.topic, id: e.messageId }, 'outbox: the bus did not take the event; retrying');
+      if (this.head > 0) this.queue[--this.head] = e;
+      else this.queue.unshift(e);
+      this.pause();
       return;
     }
     this.held.delete(e.id);
@@ -450,7 +484,11 @@ export class Outbox {
   private async claim(): Promise<void> {
     if (this.claiming || this.stopped || !this.started) return;
     const room = Math.min(CLAIM_BATCH, this.maxHeld - this.held.size);
-    if (room <= 0) return;
+    if (room <= 0) {
+      this.more = true;
+      this.schedulePoll();
+      return;
+    }
     this.claiming = true;
     try {
       const { rows } = (await this.opts.db.raw(
@@ -477,7 +515,7 @@ export class Outbox {
     } finally {
       this.claiming = false;
     }
-    if (this.queue.length) this.pump();
+    if (this.head < this.queue.length) this.pump();
     else this.schedulePoll();
   }
 

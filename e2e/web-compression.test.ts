@@ -103,7 +103,7 @@ describe('the web server sends precompressed assets by Accept-Encoding', () => {
       expect(Number(gz.headers['content-length'])).toBe(gz.body.length);
       expect(compressed ? gunzipSync(gz.body).equals(original) : gz.body.equals(original)).toBe(true);
 
-      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }] as Record<string, string>[]) {
         const plain = await get(port, path, headers);
         expect([path, headers, plain.status, plain.headers['content-encoding'], plain.headers.vary]).toEqual([path, headers, 200, undefined, 'Accept-Encoding']);
         expect(Number(plain.headers['content-length'])).toBe(original.length);

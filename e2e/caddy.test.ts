@@ -77,11 +77,41 @@ function call(port: number, path: string, headers: Record<string, string> = {}):
 
 const describeCaddy = CADDY || inCi ? describe : describe.skip;
 
+/** Runs caddy with the repository's Caddyfile under `vars` (admin endpoint off); resolves once it answers on `port`. */
+async function runCaddy(vars: Record<string, string>, port: number, dir: string): Promise<{ proc: ChildProcess; output(): string }> {
+  const env = { PATH: process.env.PATH, HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), ...vars };
+  const json = JSON.parse(execFileSync(CADDY!, ['adapt', '--config', CADDYFILE, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')) as Record<string, unknown>;
+  json.admin = { disabled: true };
+  const config = join(dir, `caddy-${port}.json`);
+  writeFileSync(config, JSON.stringify(json));
+  const proc = spawn(CADDY!, ['run', '--config', config], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  for (const s of [proc.stdout!, proc.stderr!]) s.on('data', (d: Buffer) => (out = (out + d.toString('utf8')).slice(-20_000)));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`caddy exited (${proc.exitCode}):\n${out}`);
+    try {
+      await call(port, '/healthz');
+      return { proc, output: () => out };
+    } catch {
+      if (Date.now() > deadline) throw new Error(`caddy did not listen on ${port}:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const stopCaddy = async (proc: ChildProcess | undefined) => {
+  if (!proc || proc.exitCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  await exited;
+};
+
 describeCaddy('deploy/Caddyfile under Debian caddy', () => {
   const seen: Seen[] = [];
   const servers: Server[] = [];
   let caddy: ChildProcess | undefined;
-  let caddyOutput = '';
+  let upstreams: Record<string, string> = {};
   let port = 0;
   let dir = '';
 
@@ -96,32 +126,13 @@ describeCaddy('deploy/Caddyfile under Debian caddy', () => {
       await listen(s, p);
     }
     dir = mkdtempSync(join(tmpdir(), 'atendo-caddy-'));
-    const env = { PATH: process.env.PATH, HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), SITE_ADDRESS: `:${port}`, API_UPSTREAMS: `127.0.0.1:${api1} 127.0.0.1:${api2}`, WEB_UPSTREAM: `127.0.0.1:${web}` };
-    const json = JSON.parse(execFileSync(CADDY!, ['adapt', '--config', CADDYFILE, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8')) as Record<string, unknown>;
-    json.admin = { disabled: true };
-    const config = join(dir, 'caddy.json');
-    writeFileSync(config, JSON.stringify(json));
-    caddy = spawn(CADDY!, ['run', '--config', config], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const s of [caddy.stdout!, caddy.stderr!]) s.on('data', (d: Buffer) => (caddyOutput = (caddyOutput + d.toString('utf8')).slice(-20_000)));
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (caddy.exitCode !== null) throw new Error(`caddy exited (${caddy.exitCode}):\n${caddyOutput}`);
-      try {
-        await call(port, '/healthz');
-        break;
-      } catch {
-        if (Date.now() > deadline) throw new Error(`caddy did not listen on ${port}:\n${caddyOutput}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    upstreams = { API_UPSTREAMS: `127.0.0.1:${api1} 127.0.0.1:${api2}`, WEB_UPSTREAM: `127.0.0.1:${web}` };
+    const run = await runCaddy({ SITE_ADDRESS: `:${port}`, INTERNAL_ADDRESS: `http://proxy:${port}`, ...upstreams }, port, dir);
+    caddy = run.proc;
   });
 
   afterAll(async () => {
-    if (caddy && caddy.exitCode === null) {
-      const exited = new Promise((r) => caddy!.once('exit', r));
-      caddy.kill('SIGTERM');
-      await exited;
-    }
+    await stopCaddy(caddy);
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -180,5 +191,25 @@ describeCaddy('deploy/Caddyfile under Debian caddy', () => {
     }
     const gz = await call(port, '/login', { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
+  });
+
+  test('with a host-name SITE_ADDRESS, the compose network still reaches the API as http://proxy (k6), other hosts get nothing', async () => {
+    const p2 = await freePort();
+    // A host-name site (plain http here: no certificate in a test) and the internal address of compose.
+    const run = await runCaddy({ SITE_ADDRESS: `http://atendo.example.com:${p2}`, INTERNAL_ADDRESS: `http://proxy:${p2}`, ...upstreams }, p2, dir);
+    try {
+      const viaProxy = await call(p2, '/backend/ready', { host: `proxy:${p2}` });
+      expect(viaProxy.status).toBe(200);
+      expect(JSON.parse(viaProxy.body)).toMatchObject({ status: 'ready' });
+      const tickets = await call(p2, '/backend/tickets', { host: `proxy:${p2}` });
+      expect([tickets.status, (JSON.parse(tickets.body) as { upstream: string }).upstream]).toEqual([200, expect.stringMatching(/^api-[12]$/)]);
+      expect((await call(p2, '/backend/metrics', { host: `proxy:${p2}` })).status).toBe(404);
+      expect((await call(p2, '/backend/tickets', { host: `atendo.example.com:${p2}` })).status).toBe(200);
+      // What k6 measured before: a host no site serves gets Caddy's empty answer, never the API.
+      const other = await call(p2, '/backend/tickets', { host: `elsewhere.example:${p2}` });
+      expect(other.body).toBe('');
+    } finally {
+      await stopCaddy(run.proc);
+    }
   });
 });

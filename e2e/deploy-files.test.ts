@@ -91,4 +91,20 @@ describe('deploy/k6', () => {
     for (const f of scenarios) expect(readFileSync(join(dir, f), 'utf8')).toMatch(/thresholds/);
     expect(existsSync(join(dir, 'README.md'))).toBe(true);
   });
+
+  test('no scenario signs in per iteration (the API allows 60 sign-ins a minute per address): setup() or once per VU', () => {
+    const dir = join(DEPLOY, 'k6');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'lib.ts')) {
+      const src = readFileSync(join(dir, f), 'utf8');
+      for (const line of src.split('\n').filter((l) => /\blogin\(/.test(l) && !/^\s*(\*|\/\/)/.test(l) && !/import /.test(l))) {
+        // Allowed: the VU's session made once (`session ??= login(...)`), renewed after a 401 (`session = login(...)`), or setup()'s.
+        expect({ f, line: line.trim(), ok: /session \?\?= login\(|session = login\(|return login\(/.test(line) }).toEqual({ f, line: line.trim(), ok: true });
+      }
+    }
+    const smoke = readFileSync(join(dir, 'smoke.ts'), 'utf8');
+    expect(smoke).toMatch(/export function setup\(\)[^{]*\{\s*return login\(/);
+    expect(smoke).not.toMatch(/LOGIN_EVERY/);
+    // The compose k6 service goes through Caddy by its service name, which the Caddyfile serves whatever SITE_ADDRESS is.
+    expect(readFileSync(join(DEPLOY, 'Caddyfile'), 'utf8')).toMatch(/^\{\$SITE_ADDRESS::80\}, \{\$INTERNAL_ADDRESS:http:\/\/proxy\} \{$/m);
+  });
 });

@@ -182,6 +182,14 @@ describeBrowser('browser crawl: every route of every area, as each role', () => 
     const restricted = await k.createCompany({ name: 'Empresa Plano Básico', without: [...RESTRICTED] });
     const attendant = { name: 'Ana Atendente', email: `ana.${Date.now().toString(36)}@example.com`, password: `senha-${Date.now().toString(36)}` };
     const fullSeeds = await seedCompany(full.admin, true, attendant);
+    // Media: an announcement with an image (its URL is the API's, as every media URL: BACKEND_URL).
+    const announcement = await api(k.superAdmin, 'POST', '/announcements', { title: 'Manutenção programada', text: 'Sábado às 22h.', priority: 1, status: true });
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const form = new FormData();
+    form.append('typeArch', 'announcements');
+    form.append('file', new Blob([png], { type: 'image/png' }), 'aviso.png');
+    const uploaded = await fetch(`${apiOrigin}/announcements/${announcement.id}/media-upload`, { method: 'POST', headers: { authorization: `Bearer ${k.superAdmin.token}` }, body: form });
+    if (uploaded.status !== 200) throw new Error(`seeding: announcement image: ${uploaded.status} ${await uploaded.text()}`);
     people.push(
       { role: 'super admin', email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD, seeds: await seedCompany(k.superAdmin, true) },
       { role: 'admin', email: full.admin.email, password: full.admin.password, seeds: fullSeeds },
@@ -252,9 +260,16 @@ describeBrowser('browser crawl: every route of every area, as each role', () => 
     const settle = async () => {
       const end = Date.now() + 15_000;
       while (Date.now() < end && (inflight > 0 || Date.now() - lastActivity < 400)) await page.waitForTimeout(50);
-      await page
-        .waitForFunction('!/Carregando…/.test(document.body.innerText)', undefined, { timeout: 5000 })
-        .catch(() => add('console', 'still "Carregando…" after 5 s'));
+      // Polled from here: page.waitForFunction with a string polls inside the page through eval, which the
+      // UI's CSP (script-src 'self') refuses.
+      const loadingUntil = Date.now() + 5000;
+      while ((await page.evaluate('/Carregando…/.test(document.body.innerText)')) as boolean) {
+        if (Date.now() > loadingUntil) {
+          add('console', 'still "Carregando…" after 5 s');
+          break;
+        }
+        await page.waitForTimeout(100);
+      }
       await page.waitForTimeout(150);
     };
 

@@ -57,10 +57,11 @@ describe('deploy/Caddyfile', () => {
   const caddy = read('Caddyfile');
   test('routes the API prefix to both nodes, sticky, health-checked, and the rest to the web server', () => {
     expect(caddy).toContain(`handle_path ${API_PREFIX}/* {`);
-    expect(caddy).toMatch(/reverse_proxy api-1:8080 api-2:8080 \{/);
+    expect(caddy).toMatch(/reverse_proxy \{\$API_UPSTREAMS:api-1:8080 api-2:8080\} \{/);
     expect(caddy).toMatch(/lb_policy cookie/);
     expect(caddy).toMatch(/health_uri \/ready/);
-    expect(caddy).toMatch(/reverse_proxy web:3000/);
+    expect(caddy).toMatch(/reverse_proxy \{\$WEB_UPSTREAM:web:3000\}/);
+    // What it publishes and refuses, run with Debian's caddy: e2e/caddy.test.ts.
     expect(caddy).toMatch(/respond @internal 404/);
   });
 });
@@ -89,5 +90,21 @@ describe('deploy/k6', () => {
     expect(scenarios).toEqual(['inbound.ts', 'inbox.ts', 'replies.ts', 'send-api.ts', 'smoke.ts', 'soak.ts']);
     for (const f of scenarios) expect(readFileSync(join(dir, f), 'utf8')).toMatch(/thresholds/);
     expect(existsSync(join(dir, 'README.md'))).toBe(true);
+  });
+
+  test('no scenario signs in per iteration (the API allows 60 sign-ins a minute per address): setup() or once per VU', () => {
+    const dir = join(DEPLOY, 'k6');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && n !== 'lib.ts')) {
+      const src = readFileSync(join(dir, f), 'utf8');
+      for (const line of src.split('\n').filter((l) => /\blogin\(/.test(l) && !/^\s*(\*|\/\/)/.test(l) && !/import /.test(l))) {
+        // Allowed: the VU's session made once (`session ??= login(...)`), renewed after a 401 (`session = login(...)`), or setup()'s.
+        expect({ f, line: line.trim(), ok: /session \?\?= login\(|session = login\(|return login\(/.test(line) }).toEqual({ f, line: line.trim(), ok: true });
+      }
+    }
+    const smoke = readFileSync(join(dir, 'smoke.ts'), 'utf8');
+    expect(smoke).toMatch(/export function setup\(\)[^{]*\{\s*return login\(/);
+    expect(smoke).not.toMatch(/LOGIN_EVERY/);
+    // The compose k6 service goes through Caddy by its service name, which the Caddyfile serves whatever SITE_ADDRESS is.
+    expect(readFileSync(join(DEPLOY, 'Caddyfile'), 'utf8')).toMatch(/^\{\$SITE_ADDRESS::80\}, \{\$INTERNAL_ADDRESS:http:\/\/proxy\} \{$/m);
   });
 });

@@ -190,4 +190,46 @@ describe('NODE_ENV=production: the compiled build without dev dependencies', () 
     expect(await api.stop('SIGTERM')).toBe(0);
     expect(api.output()).toContain('"msg":"closed"');
   });
+
+  test('npm start in production (scripts/start.mjs): every output line is a JSON object; Ctrl-C closes both quietly', async () => {
+    const port = await freePort();
+    const webPort = await freePort();
+    const env = cleanEnv({
+      NODE_ENV: 'production',
+      PATH: '/usr/bin:/bin',
+      DATABASE_URL: db.url,
+      AMQP_URL: process.env.AMQP_URL,
+      AMQP_EXCHANGE: `atendo.prod.${randomBytes(3).toString('hex')}`,
+      DATA_DIR: join(copy, '.data'),
+      PORT: String(port),
+      WEB_PORT: String(webPort),
+      HOST: '127.0.0.1',
+      WEB_HOST: '127.0.0.1',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      FRONTEND_URL: `http://127.0.0.1:${webPort}`,
+      WHATSAPP_SESSIONS_AUTOSTART: 'false',
+    });
+    const start = startNode('start', ['scripts/start.mjs'], { cwd: copy, env });
+    try {
+      await waitForUrl(`http://127.0.0.1:${port}/ready`, start, 120_000);
+      await waitForUrl(`http://127.0.0.1:${webPort}/healthz`, start, 30_000);
+      expect((await fetch(`http://127.0.0.1:${webPort}/backend/ready`)).status).toBe(200);
+      // Ctrl-C: the terminal signals npm and scripts/start.mjs, which passes it on to both children.
+      expect(await start.stop('SIGINT', 30_000)).toBe(0);
+    } finally {
+      await start.stop('SIGKILL');
+    }
+    const lines = start.lines.filter((l) => l.trim());
+    const notJson = lines.filter((l) => {
+      try {
+        return typeof JSON.parse(l) !== 'object';
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+    expect(lines.some((l) => l.includes('"msg":"closed"'))).toBe(true);
+    expect(start.output()).not.toMatch(/secretKey|\n\s+at /);
+  });
 });

@@ -12,7 +12,7 @@
  * webhooks and are skipped. Files are sent in name order, one at a time; the exit code is non-zero when
  * any delivery is refused.
  *
- * Env: API_URL (default http://localhost:8080), META_APP_SECRET (the server's value; default: the secret a
+ * Env: API_URL (default http://localhost:$PORT, PORT default 8080: the API `npm start` runs), META_APP_SECRET (the server's value; default: the secret a
  * local development server generated in DATA_DIR/meta-secrets.json, DATA_DIR default ./.data),
  * ADMIN_EMAIL, ADMIN_PASSWORD or ATENDO_TOKEN (only with --connection).
  */
@@ -103,6 +103,11 @@ async function connectionAccount(api: string, id: number): Promise<{ channel: st
   return { channel: conn.channel, accountId: conn.facebookPageUserId };
 }
 
+/** The API the replay posts to: API_URL, else the local API on PORT (as `npm start` runs it; default 8080). */
+export function replayApiUrl(env: Record<string, string | undefined> = process.env): string {
+  return (env.API_URL || `http://localhost:${env.PORT || 8080}`).replace(/\/+$/, '');
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);
   const dry = args.includes('--dry-run');
@@ -113,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
     console.error('usage: npm run replay -- <file|dir> [--connection <id>] [--dry-run]');
     return 2;
   }
-  const api = (process.env.API_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+  const api = replayApiUrl();
   // The server's secret: META_APP_SECRET, else the one a local development server generated in DATA_DIR.
   const localSecrets = join(resolve(process.env.DATA_DIR ?? './.data'), 'meta-secrets.json');
   const secret = process.env.META_APP_SECRET ?? (existsSync(localSecrets) ? (JSON.parse(readFileSync(localSecrets, 'utf8')) as { appSecret?: string }).appSecret : undefined);

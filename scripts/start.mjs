@@ -1,5 +1,7 @@
-// `npm start`: runs the API and the web server as two child processes with prefixed logs, forwarding
-// SIGINT/SIGTERM to both. Node built-ins only.
+// `npm start`: runs the API and the web server as two child processes, forwarding SIGINT/SIGTERM to both.
+// Node built-ins only. In development their lines are prefixed ([api], [web]); in production they pass
+// through as they are (one JSON object per line, as a log collector reads them) and this script's own
+// lines are JSON objects too (`"name":"start"`).
 //
 // - Development (NODE_ENV unset or development): builds the web bundles when missing or older than their
 //   sources, then runs the TypeScript sources with tsx (kernel/core/src/main.ts, shell/serve.ts), with demo
@@ -26,7 +28,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
-const say = (msg) => console.log(`${paint('35', '[start]')} ${msg}`);
+const productionLogs = process.env.NODE_ENV === 'production' && !args.has('--build-only');
+/** One line of this script: `[start] …`, or in production a JSON log line (pino's shape; level 30 info, 50 error). */
+const say = (msg, level = 30) =>
+  console.log(productionLogs ? JSON.stringify({ level, time: Date.now(), pid: process.pid, name: 'start', msg: msg.replace(/\x1b\[[0-9;]*m/g, '') }) : `${paint('35', '[start]')} ${msg}`);
 
 /** Newest modification time (ms) of the files under `paths` (folders walked, node_modules/dist skipped). */
 function newest(paths) {
@@ -82,14 +87,17 @@ export function buildWeb({ force = false } = {}) {
   return ok;
 }
 
-/** Runs `script` (TypeScript through tsx, or compiled JavaScript with plain node) as a child process whose output lines are prefixed with `name`. */
-function run(name, code, script, env) {
+/**
+ * Runs `script` (TypeScript through tsx, or compiled JavaScript with plain node) as a child process whose
+ * output lines are prefixed with `name` (`prefix` false: passed through as they are).
+ */
+function run(name, code, script, env, prefixLines = true) {
   const argv = script.endsWith('.ts') ? [createRequire(import.meta.url).resolve('tsx/cli'), script] : [script];
   // The children write to pipes: keep their colours when this terminal shows colours.
   const childEnv = color && env.FORCE_COLOR === undefined ? { ...env, FORCE_COLOR: '1' } : env;
   const child = spawn(process.execPath, argv, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
   const prefix = paint(code, `[${name}]`);
-  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`${prefix} ${line}`));
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(prefixLines ? `${prefix} ${line}` : line));
   return child;
 }
 
@@ -98,7 +106,7 @@ function compiledEntries() {
   const entries = { api: 'kernel/core/dist/src/main.js', web: 'shell/dist-server/serve.js', ui: 'shell/dist/index.html' };
   const missing = Object.values(entries).filter((f) => !existsSync(join(ROOT, f)));
   if (missing.length) {
-    say(paint('31', `NODE_ENV=production runs the compiled build, and ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: run npm run build first`));
+    say(paint('31', `NODE_ENV=production runs the compiled build, and ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: run npm run build first`), 50);
     process.exit(1);
   }
   return entries;
@@ -130,8 +138,8 @@ function main() {
   // The browser reaches the API through the web server (/backend on its own origin) unless API_URL is set.
   const webEnv = { ...process.env, WEB_PORT: webPort, API_PROXY_TARGET: process.env.API_PROXY_TARGET ?? `http://127.0.0.1:${port}` };
   const children = [
-    { name: 'api', proc: run('api', '36', entries ? entries.api : 'kernel/core/src/main.ts', apiEnv) },
-    { name: 'web', proc: run('web', '32', entries ? entries.web : 'shell/serve.ts', webEnv) },
+    { name: 'api', proc: run('api', '36', entries ? entries.api : 'kernel/core/src/main.ts', apiEnv, !production) },
+    { name: 'web', proc: run('web', '32', entries ? entries.web : 'shell/serve.ts', webEnv, !production) },
   ];
   let stopping = false;
   let exitCode = 0;
@@ -148,7 +156,7 @@ function main() {
   for (const c of children) {
     c.proc.on('exit', (code, signal) => {
       if (!stopping) {
-        say(`${c.name} exited (${signal ?? code}); stopping`);
+        say(`${c.name} exited (${signal ?? code}); stopping`, 50);
         exitCode = code || 1;
         stop('SIGTERM');
       }

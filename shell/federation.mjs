@@ -2,6 +2,8 @@
 // config: the areas (their manifests, microfrontends/*/area.json, read by area-manifests.cjs), each area's
 // remote name and URL, and the shared singletons.
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +119,43 @@ export class FederationRuntimeEsmPlugin {
   }
 }
 
+/** Assets worth precompressing (text); images and fonts are compressed formats already. */
+export const PRECOMPRESS_TEST = /\.(js|mjs|css|html|json|svg|txt|map)$/;
+/** Below this size an asset is sent as it is (the headers weigh about as much as the saving). */
+export const PRECOMPRESS_MIN_BYTES = 1024;
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Rspack plugin of every production build (shell and areas): writes `<asset>.br` (brotli, quality 11) and
+ * `<asset>.gz` (gzip, level 9) beside each text asset of at least 1 KB, kept only when smaller than the
+ * original. The web server (shell/serve.ts, @fastify/static `preCompressed`) sends them to browsers that
+ * accept the encoding, so nothing is compressed per request. Written as part of the compilation (after
+ * minification and hashing, PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER), so `output.clean` removes stale ones with their originals.
+ * (compression-webpack-plugin would do the same but has a peer dependency on webpack itself.)
+ */
+export class PrecompressPlugin {
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
+      compilation.hooks.processAssets.tapPromise({ name: 'PrecompressPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER }, async () => {
+        const jobs = [];
+        for (const asset of compilation.getAssets()) {
+          if (!PRECOMPRESS_TEST.test(asset.name)) continue;
+          const raw = asset.source.buffer();
+          if (raw.length < PRECOMPRESS_MIN_BYTES) continue;
+          const emit = (ext, data) => {
+            if (data.length < raw.length) compilation.emitAsset(`${asset.name}${ext}`, new sources.RawSource(data), { compressed: true, immutable: asset.info.immutable });
+          };
+          jobs.push(brotli(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }).then((d) => emit('.br', d)));
+          jobs.push(gzipAsync(raw, { level: 9 }).then((d) => emit('.gz', d)));
+        }
+        await Promise.all(jobs);
+      });
+    });
+  }
+}
+
 /**
  * The whole Rspack config of an area (a module-federation remote exposing only `./lifecycles`, from
  * `src/lifecycles.tsx`): `export default areaConfig({ name: 'inbox', dir: DIR })`. Output: dist/remoteEntry.js
@@ -153,6 +192,7 @@ export function areaConfig({ name, dir, exposes = { './lifecycles': './src/lifec
           manifest: false,
         }),
         new FederationRuntimeEsmPlugin(),
+        ...(production ? [new PrecompressPlugin()] : []),
       ],
       performance: { hints: false },
       stats: 'errors-warnings',

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { FederationRuntimeEsmPlugin, HOST_EXPERIMENTS, loadAreas, remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
+import { FederationRuntimeEsmPlugin, HOST_EXPERIMENTS, PrecompressPlugin, loadAreas, remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
 
 const { loadPluginErrorTexts, mergeErrorTexts } = createRequire(import.meta.url)('./plugin-error-texts.cjs');
 
@@ -46,6 +46,8 @@ export default (_env, argv) => {
         __ATENDO_AREAS__: JSON.stringify(areas.map(({ package: _pkg, ...area }) => area)),
         __ATENDO_PLUGIN_ERROR_TEXTS__: JSON.stringify(mergeErrorTexts(loadPluginErrorTexts())),
       }),
+      // index.html, the entry and its chunks as .br and .gz beside them (served by serve.ts).
+      ...(production ? [new PrecompressPlugin()] : []),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',

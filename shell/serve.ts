@@ -5,6 +5,12 @@
  * is proxied to the API with the prefix stripped (@fastify/http-proxy). Content-hashed files are cached
  * for a year; index.html, remoteEntry.js and env.js are revalidated on every load.
  *
+ * Compression: the production build writes `<file>.br` and `<file>.gz` beside each text asset
+ * (PrecompressPlugin, shell/federation.mjs); a browser that accepts brotli or gzip (Accept-Encoding) gets
+ * that file with Content-Encoding, the original's Content-Type and the compressed file's Content-Length
+ * (@fastify/static `preCompressed`), others the original. Text assets carry `Vary: Accept-Encoding`, so
+ * shared caches keep each encoding apart. Nothing is compressed per request.
+ *
  * Same origin: unless API_URL is set, `/env.js` tells the browser the API is `<the origin it asked>/backend`
  * (scheme and host of the request, X-Forwarded-* honoured), so http://localhost:3000, http://127.0.0.1:3000
  * and http://<LAN address>:3000 all work, the refresh cookie is first-party, and the API's CORS allowlist
@@ -59,9 +65,16 @@ export function readAreas(root = ROOT_DIR): WebArea[] {
 }
 
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg|jpg)$/;
+/** The precompressed twins the build writes beside text assets (shell/federation.mjs, PrecompressPlugin). */
+const PRECOMPRESSED = /\.(br|gz)$/;
+/** Files that may have a precompressed twin: their answer depends on Accept-Encoding. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|txt|map)$/;
 
+/** Caching headers of a static file; `path` is the file sent (a `.br`/`.gz` twin is judged by its original's name). */
 function cacheHeaders(res: { setHeader(name: string, value: string): unknown }, path: string): void {
-  res.setHeader('Cache-Control', HASHED.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  const original = path.replace(PRECOMPRESSED, '');
+  res.setHeader('Cache-Control', HASHED.test(original) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  if (COMPRESSIBLE.test(original)) res.setHeader('Vary', 'Accept-Encoding');
 }
 
 /**
@@ -157,7 +170,7 @@ export async function createWebServer(opts: WebServerOptions): Promise<FastifyIn
   app.get('/env.js', async (req, reply) => reply.header('Cache-Control', 'no-store').type('application/javascript; charset=utf-8').send(envJs(`${req.protocol}://${req.host}`)));
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  await app.register(fastifyStatic, { root: shellDist, prefix: '/', index: false, wildcard: true, cacheControl: false, setHeaders: cacheHeaders });
+  await app.register(fastifyStatic, { root: shellDist, prefix: '/', index: false, wildcard: true, cacheControl: false, preCompressed: true, setHeaders: cacheHeaders });
   const sendIndex = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html', shellDist);
   app.get('/', async (_req, reply) => sendIndex(reply));
 
@@ -167,7 +180,7 @@ export async function createWebServer(opts: WebServerOptions): Promise<FastifyIn
       app.log.warn({ area: area.name, dist }, 'area not built: its routes will show a load error');
       continue;
     }
-    await app.register(fastifyStatic, { root: dist, prefix: `/areas/${area.name}/`, decorateReply: false, index: false, wildcard: true, cacheControl: false, setHeaders: cacheHeaders });
+    await app.register(fastifyStatic, { root: dist, prefix: `/areas/${area.name}/`, decorateReply: false, index: false, wildcard: true, cacheControl: false, preCompressed: true, setHeaders: cacheHeaders });
   }
 
   // SPA fallback: client-side routes get index.html; missing assets stay 404.

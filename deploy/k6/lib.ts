@@ -5,7 +5,7 @@
  */
 import http from 'k6/http';
 import crypto from 'k6/crypto';
-import { check, fail } from 'k6';
+import { check, fail, sleep } from 'k6';
 
 /** Base URL of the API: http://127.0.0.1:8080, or <origin>/backend behind the web server or Caddy. */
 export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
@@ -31,9 +31,24 @@ export interface Session {
   userId: number;
 }
 
-/** Signs in (POST /auth/login) and returns the access token; fails the iteration on anything but 200. */
-export function login(email: string, password: string): Session {
-  const res = http.post(`${BASE_URL}/auth/login`, JSON.stringify({ email, password }), { headers: JSON_HEADERS, tags: { name: 'login' } });
+/**
+ * Signs in (POST /auth/login) and returns the access token; fails the iteration on anything but 200.
+ * Scenarios sign in once per VU (or once in setup()) and reuse the token: the API allows
+ * LOGIN_IP_RATE_LIMIT (60) sign-ins a minute per client address, and a load test runs from one address.
+ * When that limit answers 429 anyway (more VUs than it allows in a minute), the sign-in waits the
+ * answer's Retry-After and tries again (up to `maxWaitS` seconds in all); those 429s are expected answers
+ * (not counted in http_req_failed).
+ */
+export function login(email: string, password: string, maxWaitS = 120): Session {
+  const params = { headers: JSON_HEADERS, tags: { name: 'login' }, responseCallback: http.expectedStatuses(200, 429) };
+  let waited = 0;
+  let res = http.post(`${BASE_URL}/auth/login`, JSON.stringify({ email, password }), params);
+  while (res.status === 429 && waited < maxWaitS) {
+    const wait = Math.min(Math.max(Number(res.headers['Retry-After']) || 1, 1), maxWaitS - waited);
+    sleep(wait);
+    waited += wait;
+    res = http.post(`${BASE_URL}/auth/login`, JSON.stringify({ email, password }), params);
+  }
   if (!check(res, { 'login 200': (r) => r.status === 200 })) fail(`login as ${email}: HTTP ${res.status} ${String(res.body).slice(0, 200)}`);
   const body = res.json() as { token: string; user: { id: number; companyId: number } };
   return { token: body.token, companyId: body.user.companyId, userId: body.user.id };

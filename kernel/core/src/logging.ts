@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { KernelConfig } from './config';
 import { logSampler } from './log-sampler';
+import { stdSerializers } from 'pino';
 
 /**
  * The kernel's logs (pino through Fastify):
@@ -120,6 +121,20 @@ function havePretty(): boolean {
   }
 }
 
+/** Properties of an error object that never reach a line: a pg error's `client` holds the connection's state (its cancel `secretKey` among it). */
+const ERROR_DROPPED_PROPS = ['client', 'connection', '_events', '_eventsCount', 'socket'];
+
+/**
+ * The serializer of logged errors (`err`, and `error` as graphile-worker names it): pino's (type, message,
+ * stack, cause and the error's own properties) without the properties of ERROR_DROPPED_PROPS.
+ */
+export function serializeError(err: Error): ReturnType<typeof stdSerializers.err> {
+  if (!(err instanceof Error)) return err;
+  const out = stdSerializers.err(err);
+  for (const p of ERROR_DROPPED_PROPS) delete (out as Record<string, unknown>)[p];
+  return out;
+}
+
 /** The Fastify logger options for `config` (pretty in development when available, JSON otherwise). */
 export function loggerOptions(config: Pick<KernelConfig, 'LOG_LEVEL' | 'NODE_ENV' | 'LOG_FORMAT'>): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   const format = config.LOG_FORMAT ?? (config.NODE_ENV === 'development' ? 'pretty' : 'json');
@@ -130,6 +145,8 @@ export function loggerOptions(config: Pick<KernelConfig, 'LOG_LEVEL' | 'NODE_ENV
     // Repeated lines are sampled (20 a second per message; the next one says how many were dropped).
     hooks: { logMethod: logSampler() as never },
     serializers: {
+      err: serializeError,
+      error: serializeError,
       // Fastify's own request serializer would print the raw URL (query secrets) and every header.
       req: (req: { method?: string; url?: string; route?: string; ip?: string; routeOptions?: { url?: string } }) => ({
         method: req.method,

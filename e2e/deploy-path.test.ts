@@ -1,0 +1,116 @@
+/**
+ * README's "Without compose" works as written (issue 31, item 12): `npm ci`, `npm run build`, `npm prune
+ * --omit=dev`, then `NODE_ENV=production npm start`. Checked here, on the lock file and the manifests:
+ * - the README gives those commands in that order, and never `npm ci --omit=dev` before the build;
+ * - what the build imports (scripts/build.mjs, the rspack configs) is installed by `npm ci`, and the build
+ *   tools are dev-only, so the prune removes them;
+ * - nothing the production runtime loads is removed by the prune: from the `dependencies` of every server
+ *   package (kernel, plugins, channels) and of the web server (shell/serve.ts), every package reached
+ *   through the lock (Node's resolution: nested node_modules first) is not dev-only;
+ * - production `npm start` (scripts/start.mjs) and the compiled entry points use Node built-ins and those
+ *   packages only.
+ * (e2e/production-boot.test.ts boots the build from a copy holding only what the prune leaves.)
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { builtinModules } from 'node:module';
+import { execFileSync } from 'node:child_process';
+
+const ROOT = resolve(__dirname, '..');
+/** The server packages `npm run build` compiles (scripts/build.mjs, an ES module: asked in a child process). */
+const serverPackages = (): string[] =>
+  JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', "import { serverPackages } from './scripts/build.mjs'; console.log(JSON.stringify(serverPackages()))"], { cwd: ROOT }).toString('utf8')) as string[];
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+type LockEntry = { dev?: boolean; optional?: boolean; devOptional?: boolean; peer?: boolean; link?: boolean; resolved?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+const pkgJson = (dir: string) => JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+
+/** The lock path Node would load `name` from, required from the package at lock path `from` ('' = root). */
+function resolveInLock(name: string, from: string): string | undefined {
+  let dir = from;
+  for (;;) {
+    const candidate = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
+    if (lock.packages[candidate]) return candidate;
+    if (!dir) return undefined;
+    const up = dir.lastIndexOf('/node_modules/');
+    dir = up >= 0 ? dir.slice(0, up) : '';
+  }
+}
+
+/** Every lock path the production runtime can load, from the `dependencies` of `dirs` (workspace folders). */
+function runtimeClosure(dirs: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue: [string, string][] = [];
+  for (const d of dirs) for (const name of Object.keys(pkgJson(d).dependencies ?? {})) queue.push([name, d]);
+  while (queue.length) {
+    const [name, from] = queue.pop()!;
+    const at = resolveInLock(name, from);
+    if (!at) continue; // an optional dependency of another platform
+    const entry = lock.packages[at];
+    // A workspace package: its link points at the folder, whose own dependencies follow.
+    const real = entry.link && entry.resolved ? entry.resolved : at;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const e = lock.packages[real] ?? entry;
+    for (const dep of Object.keys({ ...e.dependencies, ...e.optionalDependencies })) queue.push([dep, real]);
+    for (const [dep] of Object.entries(e.peerDependencies ?? {})) if (!e.peerDependenciesMeta?.[dep]?.optional) queue.push([dep, real]);
+  }
+  return seen;
+}
+
+describe('README: Deploy, without compose', () => {
+  const section = README.slice(README.indexOf('- **Without compose**'), README.indexOf('### Operations endpoints and logs'));
+
+  test('npm ci, npm run build, npm prune --omit=dev, then NODE_ENV=production npm start, in that order', () => {
+    const commands = [...section.matchAll(/^\s*(npm [a-z]+[^#\n]*?|NODE_ENV=production [^\n]*)\s*(#.*)?$/gm)].map((m) => m[1].trim());
+    const at = (re: RegExp) => commands.findIndex((c) => re.test(c));
+    const steps = [at(/^npm ci$/), at(/^npm run build$/), at(/^npm prune --omit=dev$/), at(/^NODE_ENV=production /)];
+    expect(steps.every((i) => i >= 0)).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+    expect(section).toContain('npm start');
+    expect(section).not.toMatch(/npm ci --omit=dev && npm run build/);
+  });
+});
+
+describe('the build runs before the prune, and the prune keeps what runs', () => {
+  test('the build tools are installed by npm ci and are dev-only (the prune removes them)', () => {
+    const build = readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8');
+    expect(build).toMatch(/from 'esbuild'/);
+    for (const name of ['esbuild', '@rspack/cli', 'tsx', 'jest', '@swc/core', 'pino-pretty']) {
+      const entry = lock.packages[`node_modules/${name}`];
+      expect({ name, installed: Boolean(entry), dev: entry?.dev }).toEqual({ name, installed: true, dev: true });
+    }
+    // Every web package builds with rspack's CLI, declared where it is used (dev dependencies, like the shell's).
+    for (const dir of ['shell', ...readdirAreas()]) {
+      const p = pkgJson(dir);
+      expect({ dir, inDependencies: Boolean(p.dependencies?.['@rspack/cli']), inDev: Boolean(p.devDependencies?.['@rspack/cli']) }).toEqual({ dir, inDependencies: false, inDev: true });
+    }
+  });
+
+  test('no package the production runtime loads is dev-only in the lock', () => {
+    const dirs = [...serverPackages(), 'shell'];
+    expect(dirs).toEqual(expect.arrayContaining(['kernel/core', 'kernel/sdk', 'shell']));
+    const closure = runtimeClosure(dirs);
+    expect(closure.size).toBeGreaterThan(100);
+    for (const core of ['node_modules/fastify', 'node_modules/pg', 'node_modules/@fastify/static', 'node_modules/@fastify/http-proxy']) expect(closure.has(core)).toBe(true);
+    const devOnly = [...closure].filter((p) => lock.packages[p]?.dev);
+    expect(devOnly).toEqual([]);
+  });
+
+  test('production npm start and the web server entry load nothing outside Node and the runtime dependencies', () => {
+    const start = readFileSync(join(ROOT, 'scripts/start.mjs'), 'utf8');
+    const imports = [...start.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    expect(imports.filter((m) => !m.startsWith('node:') && !builtinModules.includes(m))).toEqual([]);
+    const serve = readFileSync(join(ROOT, 'shell/serve.ts'), 'utf8');
+    const shellDeps = Object.keys(pkgJson('shell').dependencies ?? {});
+    const external = [...serve.matchAll(/^import .* from '([^'.][^']*)';$/gm)].map((m) => m[1]).filter((m) => !m.startsWith('node:'));
+    for (const m of external) expect({ m, declared: shellDeps.includes(m) }).toEqual({ m, declared: true });
+  });
+});
+
+function readdirAreas(): string[] {
+  return require('../shell/area-manifests.cjs')
+    .loadAreaManifests(ROOT)
+    .map((a: { package: string }) => a.package)
+    .filter((d: string) => existsSync(join(ROOT, d, 'package.json')));
+}

@@ -20,9 +20,9 @@ function trackedFiles(): string[] {
 // Built from parts so this file does not match itself.
 const SHARED = 'sha' + 'red';
 const OUTSIDE = [
-  new RegExp(`\\.\\.[/\\\\]${SHARED}\\b`), // "../shared", "..\shared"
-  new RegExp(`${SHARED}[/\\\\]fixtures`), // "shared/fixtures"
-  new RegExp(`['"\`]${SHARED}['"\`]`), // join(__dirname, '..', 'shared', ...)
+  new RegExp(`\\.\\.[/\\\\]${SHARED}\\b`), // the folder beside the checkout, either separator
+  new RegExp(`${SHARED}[/\\\\]fixtures`), // its fixtures folder
+  new RegExp(`['"\`]${SHARED}['"\`]`), // a path built from parts: join(__dirname, '..', <that name>, ...)
   new RegExp(`/work/${SHARED}\\b`),
   new RegExp('ATENDO_FIXTURES' + '_DIR'), // the old override of the outside folder
 ];

@@ -6,7 +6,7 @@
  * they are missing or stale (scripts/start.mjs --build-only, as shell/test/browser.test.ts does).
  *
  * An attendant of queue 'Suporte' (the only queue of the WhatsApp Cloud connection) signs in on the login
- * page; signed webhooks replayed from ../shared/fixtures/channels/whatsapp-cloud become tickets that appear
+ * page; signed webhooks replayed from fixtures/channels/whatsapp-cloud become tickets that appear
  * live in the pending tab (no reload; a redelivery adds nothing); the attendant accepts one (open tab,
  * conversation), replies (clock ack while Graph has not answered), Graph receives the right recipient and
  * text (ack: check), a signed status webhook turns the ack to read live, the attendant transfers the ticket
@@ -36,7 +36,7 @@ const describeBrowser = browserDescribe('e2e/browser-flow.test.ts');
 
 jest.setTimeout(180_000);
 
-const FIXTURES = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', 'shared', 'fixtures', 'channels');
+const FIXTURES = join(__dirname, '..', 'fixtures', 'channels');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, 'whatsapp-cloud', file), 'utf8')) as Json;
 

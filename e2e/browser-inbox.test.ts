@@ -2,7 +2,7 @@
  * The attendant's day in a real browser (issue 20): the built web UI (shell/serve.ts) against the real API
  * (createTestKernel with the plugins the inbox uses) and a local Graph server standing in for Meta, driven
  * by headless Chromium (playwright-core; fake camera and microphone, notifications granted). Customers write
- * through signed WhatsApp Cloud webhooks (../shared/fixtures/channels/whatsapp-cloud).
+ * through signed WhatsApp Cloud webhooks (fixtures/channels/whatsapp-cloud).
  *
  * - the bell and the sound on /chats when a customer writes (badge, list, desktop notification, tab title);
  * - tagging a ticket in the header, and closing from the row under requiredTag (the contact's tag selector);
@@ -39,7 +39,7 @@ const describeBrowser = browserDescribe('e2e/browser-inbox.test.ts');
 jest.setTimeout(240_000);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const FIXTURES = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', 'shared', 'fixtures', 'channels');
+const FIXTURES = join(__dirname, '..', 'fixtures', 'channels');
 const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, 'whatsapp-cloud', file), 'utf8')) as Json;
 
 const SECRET = randomBytes(16).toString('hex');

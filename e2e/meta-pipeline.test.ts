@@ -21,7 +21,7 @@ import ticketsPlugin from '@atendo/plugin-tickets';
 import channelsPlugin from '@atendo/plugin-channels';
 import { metaSerialize, rewriteAccount, sign } from '../scripts/replay';
 
-const FIXTURES = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', 'shared', 'fixtures', 'channels');
+const FIXTURES = join(__dirname, '..', 'fixtures', 'channels');
 const fixture = (file: string) => JSON.parse(readFileSync(join(FIXTURES, 'whatsapp-cloud', file), 'utf8')) as Record<string, unknown>;
 
 const SECRET = randomBytes(16).toString('hex');

@@ -27,7 +27,7 @@ import { metaSerialize, rewriteAccount, sign } from '../scripts/replay';
 const describeBrowser = browserDescribe('e2e/same-origin.test.ts');
 jest.setTimeout(300_000);
 
-const FIXTURES = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', 'shared', 'fixtures', 'channels');
+const FIXTURES = join(__dirname, '..', 'fixtures', 'channels');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SECRET = randomBytes(16).toString('hex');
 const PHONE_ID = '300000000000077';

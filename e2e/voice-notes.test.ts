@@ -1,15 +1,20 @@
 /**
  * Voice notes and reactions through the channels (issue 20, items 3 and 6): a clip recorded as the browser
- * records it (WebM/Opus, made here with ffmpeg) is posted as a voice note; the tickets plugin converts it and
- * the channels plugin sends it to a local Graph server standing in for Meta:
- * - WhatsApp Cloud API: the media upload carries OGG/Opus (`type` audio/ogg, bytes `OggS` + `OpusHead`) and the
- *   message goes as `type: audio`;
+ * records it (WebM/Opus) is posted as a voice note; the tickets plugin converts it and the channels plugin
+ * sends it to a local Graph server standing in for Meta:
+ * - WhatsApp Cloud API: the media upload carries OGG/Opus, mono, 48 kHz as WhatsApp's own clients send (what
+ *   iPhones play: `type` audio/ogg, bytes `OggS` + `OpusHead` with 1 channel) and the message goes as `type: audio`;
  * - Messenger: an `audio` attachment whose URL serves an M4A (AAC) file;
  * - a recording under 10,000 bytes is refused and nothing is stored.
  * A reaction of ours goes to the Cloud API as `type: reaction` and is stored on the message; Messenger is
- * refused. Needs ffmpeg (Debian's `ffmpeg`, installed by .ci/run): skipped with a message without it.
+ * refused.
+ * Nothing installed by hand (issue 31, item 6): the ffmpeg is the one `npm ci` installs (@ffmpeg-installer/ffmpeg),
+ * never one from the PATH: FFMPEG_PATH is unset here and every process the code starts is recorded; each
+ * must be the packaged binary inside node_modules (a bare `ffmpeg` would be looked up on the PATH). The test
+ * clips are made with the same binary.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -20,26 +25,29 @@ import contactsPlugin from '@atendo/plugin-contacts';
 import connectionsPlugin from '@atendo/plugin-connections';
 import ticketsPlugin from '@atendo/plugin-tickets';
 import channelsPlugin from '@atendo/plugin-channels';
+import { ffmpegPath } from '../plugins/tickets/src/services/voice';
 
 jest.setTimeout(120_000);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
-const hasFfmpeg = (() => {
-  try {
-    execFileSync(FFMPEG, ['-hide_banner', '-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const describeFfmpeg = hasFfmpeg ? describe : describe.skip;
-if (!hasFfmpeg) console.warn('e2e/voice-notes.test.ts skipped: ffmpeg is not installed (FFMPEG_PATH)');
+// No FFMPEG_PATH: the packaged binary is the only ffmpeg the code may run.
+const savedFfmpegPath = process.env.FFMPEG_PATH;
+delete process.env.FFMPEG_PATH;
+/** Every command the code under test starts with child_process.spawn. */
+const spawned: string[] = [];
+// The module object itself (an `import * as` namespace would be a copy the code under test never calls).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const childProcess = require('node:child_process') as typeof import('node:child_process');
+const realSpawn = childProcess.spawn;
+const spawnSpy = jest.spyOn(childProcess, 'spawn').mockImplementation(((cmd: string, ...rest: unknown[]) => {
+  spawned.push(cmd);
+  return (realSpawn as (...a: unknown[]) => ChildProcess)(cmd, ...rest);
+}) as typeof childProcess.spawn);
 
-/** `seconds` of a tone as Chromium's MediaRecorder writes it: WebM with Opus. */
+/** `seconds` of a tone as Chromium's MediaRecorder writes it: WebM with Opus (made with the packaged ffmpeg). */
 export function webmOpusClip(seconds: number): Buffer {
-  return execFileSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '64k', '-f', 'webm', 'pipe:1'], { maxBuffer: 1 << 24 });
+  return execFileSync(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '64k', '-f', 'webm', 'pipe:1'], { maxBuffer: 1 << 24 });
 }
 
 interface GraphCall {
@@ -84,7 +92,7 @@ async function multipart(fields: [string, string | { name: string; type: string;
   return { payload: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } };
 }
 
-describeFfmpeg('voice notes and reactions through the channels (local Graph server)', () => {
+describe('voice notes and reactions through the channels (local Graph server)', () => {
   let k: TestKernel;
   let graph: Server;
   const calls: GraphCall[] = [];
@@ -123,6 +131,13 @@ describeFfmpeg('voice notes and reactions through the channels (local Graph serv
   afterAll(async () => {
     await k?.close();
     await new Promise((r) => graph?.close(r));
+    spawnSpy.mockRestore();
+    if (savedFfmpegPath !== undefined) process.env.FFMPEG_PATH = savedFfmpegPath;
+  });
+
+  test('the ffmpeg is the one npm installed, inside node_modules, not the PATH', () => {
+    expect(ffmpegPath()).toContain(join('node_modules', '@ffmpeg-installer'));
+    expect(ffmpegPath()).not.toBe('ffmpeg');
   });
 
   test('WhatsApp Cloud API: a browser recording reaches Graph as OGG/Opus, sent as type audio', async () => {
@@ -136,7 +151,15 @@ describeFfmpeg('voice notes and reactions through the channels (local Graph serv
     const text = upload.raw.toString('latin1');
     expect(text).toMatch(/name="type"\r\n\r\naudio\/ogg/);
     expect(text).toContain('OggS');
-    expect(text).toContain('OpusHead');
+    // OpusHead: version 1, 1 channel (mono), input sample rate 48,000 Hz (little endian), as WhatsApp's clients send.
+    const head = upload.raw.indexOf('OpusHead');
+    expect(head).toBeGreaterThan(0);
+    expect(upload.raw[head + 8]).toBe(1);
+    expect(upload.raw[head + 9]).toBe(1);
+    expect(upload.raw.readUInt32LE(head + 12)).toBe(48000);
+    // The conversion ran the packaged ffmpeg, and nothing was looked up on the PATH.
+    expect(spawned.length).toBeGreaterThan(0);
+    expect(spawned.every((cmd) => cmd === ffmpegPath())).toBe(true);
     const sent = (await waitFor(() => calls.find((c) => c.path.startsWith(`/${PHONE}/messages`) && c.json.type === 'audio'), 10000)) as GraphCall;
     expect(sent.json).toMatchObject({ messaging_product: 'whatsapp', type: 'audio', audio: { id: expect.stringMatching(/^MEDIA/) } });
     const row = await k.db('messages').where({ id: m.id }).first();

@@ -13,7 +13,7 @@
  *   npx tsx scripts/screenshot.ts [--out docs/inbox.png] [--keep]
  *
  * Env: SHOT_DATA_DIR (default /tmp/atendo-shot; wiped first), SHOT_API_PORT (8093), SHOT_PG_PORT (54393),
- * SHOT_WEB_PORT (3093), ATENDO_FIXTURES_DIR (default ../shared/fixtures/channels). Needs /usr/bin/chromium.
+ * SHOT_WEB_PORT (3093). Needs /usr/bin/chromium.
  * `--keep` leaves the servers running (Ctrl-C stops them) to look around at http://localhost:<SHOT_WEB_PORT>.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -34,7 +34,7 @@ const DATA_DIR = resolve(process.env.SHOT_DATA_DIR ?? '/tmp/atendo-shot');
 const API_PORT = Number(process.env.SHOT_API_PORT ?? 8093);
 const PG_PORT = Number(process.env.SHOT_PG_PORT ?? 54393);
 const WEB_PORT = Number(process.env.SHOT_WEB_PORT ?? 3093);
-const FIXTURES = resolve(process.env.ATENDO_FIXTURES_DIR ?? join(ROOT, '..', 'shared', 'fixtures', 'channels'));
+const FIXTURES = join(ROOT, 'fixtures', 'channels');
 const API = `http://localhost:${API_PORT}`;
 const WEB = `http://localhost:${WEB_PORT}`;
 
@@ -60,7 +60,7 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms: n
 
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt install chromium)`);
-  if (!existsSync(FIXTURES)) throw new Error(`fixtures not found at ${FIXTURES} (set ATENDO_FIXTURES_DIR)`);
+  if (!existsSync(FIXTURES)) throw new Error(`fixtures not found at ${FIXTURES}`);
 
   say('building the web bundles when missing or stale');
   const build = spawnSync(process.execPath, [join(ROOT, 'scripts/start.mjs'), '--build-only'], { cwd: ROOT, stdio: 'inherit' });

@@ -17,6 +17,7 @@
 // the API (API_PROXY_TARGET, default http://127.0.0.1:$PORT), so any host name works (localhost, 127.0.0.1,
 // a LAN address). An explicit API_URL makes the browser call that URL instead; the API then allows the web
 // origin through FRONTEND_URL (default http://localhost:$WEB_PORT and http://127.0.0.1:$WEB_PORT).
+// Media URLs follow the same path: BACKEND_URL defaults to `/backend` (see mediaBaseUrl).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -88,6 +89,17 @@ export function buildWeb({ force = false } = {}) {
 }
 
 /**
+ * The base of the media URLs the API writes (BACKEND_URL) under `npm start`: an explicit BACKEND_URL wins;
+ * with an explicit API_URL (the browser calls the API directly) that URL; else `/backend`, a path the
+ * browser resolves against the origin it uses (the web server proxies /backend to the API). Pictures, voice
+ * notes, videos, avatars, announcement images and quick-reply attachments then load from the web origin,
+ * whatever host name it is reached by, within its Content-Security-Policy (shell/serve.ts).
+ */
+export function mediaBaseUrl(env = process.env) {
+  return env.BACKEND_URL || env.API_URL || '/backend';
+}
+
+/**
  * Runs `script` (TypeScript through tsx, or compiled JavaScript with plain node) as a child process whose
  * output lines are prefixed with `name` (`prefix` false: passed through as they are).
  */
@@ -133,7 +145,7 @@ function main() {
     // (X-Forwarded-For) is believed from a loopback peer only, so per-address limits count each browser.
     TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
     FRONTEND_URL: process.env.FRONTEND_URL ?? `http://localhost:${webPort},http://127.0.0.1:${webPort}`,
-    BACKEND_URL: process.env.BACKEND_URL ?? `http://localhost:${port}`,
+    BACKEND_URL: mediaBaseUrl(),
   };
   // The browser reaches the API through the web server (/backend on its own origin) unless API_URL is set.
   const webEnv = { ...process.env, WEB_PORT: webPort, API_PROXY_TARGET: process.env.API_PROXY_TARGET ?? `http://127.0.0.1:${port}` };

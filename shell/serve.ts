@@ -19,7 +19,8 @@
  *
  * Run: `tsx shell/serve.ts` (or the compiled shell/dist-server/serve.js) with WEB_PORT (default 3000),
  * WEB_HOST (default HOST or 0.0.0.0), API_PROXY_TARGET (where /backend goes, default
- * http://127.0.0.1:$PORT, PORT default 8080) and optionally API_URL. `npm start` at the repository root
+ * http://127.0.0.1:$PORT, PORT default 8080), optionally API_URL, and BACKEND_URL when the API's media URLs
+ * are absolute on another origin (allowed in the CSP; `npm start` makes them `/backend/...` on this origin). `npm start` at the repository root
  * runs it next to the API (scripts/start.mjs).
  */
 import { randomUUID } from 'node:crypto';
@@ -49,6 +50,11 @@ export interface WebServerOptions {
    * `<request origin>/backend`, proxied by this server to `apiProxyTarget`.
    */
   apiUrl?: string;
+  /**
+   * The API's BACKEND_URL (the base of the media URLs it writes). A path (`/backend`, `npm start`'s default)
+   * stays on this origin; an absolute URL of another origin is allowed for images, media and fetch in the CSP.
+   */
+  mediaUrl?: string;
   /** Where `/backend/*` is proxied (REST and socket.io); unset: no proxy (then `apiUrl` is required). */
   apiProxyTarget?: string;
   /** The built shell (default shell/dist). */
@@ -78,27 +84,41 @@ function cacheHeaders(res: { setHeader(name: string, value: string): unknown }, 
 }
 
 /**
- * The Content-Security-Policy of the UI: scripts from this origin only; the API for fetch, socket.io and images;
- * the help videos' YouTube thumbnails (i.ytimg.com) and cookie-less player (www.youtube-nocookie.com, the only
- * frame allowed; microfrontends/agent/src/pages/helps/video.ts).
+ * Where customers' profile pictures live when a channel gives a link instead of a file: WhatsApp's
+ * (pps.whatsapp.net, Baileys `profilePictureUrl`) and Meta's CDNs (Messenger, Instagram). Contact avatars
+ * (`profilePicUrl`) are shown from there as the product family's client does.
  */
-export function contentSecurityPolicy(apiUrl: string): string {
-  let api = '';
-  let ws = '';
+export const AVATAR_HOSTS = ['https://pps.whatsapp.net', 'https://*.fbcdn.net', 'https://*.cdninstagram.com'] as const;
+
+/** The origin of an absolute URL, or '' (a path, or not a URL). */
+function originOf(url: string | undefined): string {
   try {
-    const u = new URL(apiUrl);
-    api = u.origin;
-    ws = `${u.protocol === 'https:' ? 'wss:' : 'ws:'}//${u.host}`;
+    return url ? new URL(url).origin : '';
   } catch {
-    /* a bad API_URL: same-origin only */
+    return '';
   }
+}
+
+/**
+ * The Content-Security-Policy of the UI: scripts from this origin only; the API for fetch, socket.io and images;
+ * media (uploads) from this origin (`/backend/public/...`) or from `mediaUrl`'s origin when the API's
+ * BACKEND_URL is absolute elsewhere; contact avatars from the channels' CDNs (AVATAR_HOSTS); the help videos'
+ * YouTube thumbnails (i.ytimg.com) and cookie-less player (www.youtube-nocookie.com, the only frame allowed;
+ * microfrontends/agent/src/pages/helps/video.ts).
+ */
+export function contentSecurityPolicy(apiUrl: string, mediaUrl?: string): string {
+  const api = originOf(apiUrl);
+  const ws = api ? api.replace(/^http/, 'ws') : '';
+  const media = originOf(mediaUrl);
+  const extra = (...origins: string[]) => [...new Set(origins.filter(Boolean))].join(' ');
+  const src = (name: string, ...values: string[]) => `${name} ${values.filter(Boolean).join(' ')}`;
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: ${api} https://i.ytimg.com`.replace(/ +/g, ' '),
-    `media-src 'self' data: blob: ${api}`.trim(),
-    `connect-src 'self' ${api} ${ws}`.trim(),
+    src('img-src', "'self' data: blob:", extra(api, media), AVATAR_HOSTS.join(' '), 'https://i.ytimg.com'),
+    src('media-src', "'self' data: blob:", extra(api, media)),
+    src('connect-src', "'self'", extra(api, media), ws),
     "font-src 'self' data:",
     "frame-src https://www.youtube-nocookie.com",
     "object-src 'none'",
@@ -124,7 +144,7 @@ export async function createWebServer(opts: WebServerOptions): Promise<FastifyIn
   });
   const apiUrl = opts.apiUrl?.replace(/\/+$/, '');
   // Same origin: 'self' covers the API (and its websocket) under /backend.
-  const csp = contentSecurityPolicy(apiUrl ?? '');
+  const csp = contentSecurityPolicy(apiUrl ?? '', opts.mediaUrl);
   const envJs = (origin: string) => `window.__ATENDO_ENV__ = ${JSON.stringify({ API_URL: apiUrl ?? `${origin}${API_PREFIX}` })};\n`;
 
   if (opts.apiProxyTarget) {
@@ -200,7 +220,9 @@ async function main(): Promise<void> {
   const apiProxyTarget = process.env.API_PROXY_TARGET || `http://127.0.0.1:${process.env.PORT ?? 8080}`;
   const production = process.env.NODE_ENV === 'production';
   // JSON lines; static files are not logged one by one.
-  const app = await createWebServer({ apiUrl, apiProxyTarget, logger: { level: process.env.LOG_LEVEL ?? (production ? 'info' : 'warn') } });
+  // The API's media base (BACKEND_URL): allowed in the CSP when it is an absolute URL of another origin.
+  const mediaUrl = process.env.BACKEND_URL || undefined;
+  const app = await createWebServer({ apiUrl, apiProxyTarget, mediaUrl, logger: { level: process.env.LOG_LEVEL ?? (production ? 'info' : 'warn') } });
   const close = async () => {
     await app.close();
     process.exit(0);

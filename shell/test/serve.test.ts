@@ -55,9 +55,13 @@ describe('web server', () => {
 
   test('the CSP allows the API for fetch, websocket and images only', () => {
     expect(contentSecurityPolicy('http://localhost:8080')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http://localhost:8080 https://i.ytimg.com; media-src 'self' data: blob: http://localhost:8080; connect-src 'self' http://localhost:8080 ws://localhost:8080; font-src 'self' data:; frame-src https://www.youtube-nocookie.com; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'",
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http://localhost:8080 https://pps.whatsapp.net https://*.fbcdn.net https://*.cdninstagram.com https://i.ytimg.com; media-src 'self' data: blob: http://localhost:8080; connect-src 'self' http://localhost:8080 ws://localhost:8080; font-src 'self' data:; frame-src https://www.youtube-nocookie.com; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'",
     );
     expect(contentSecurityPolicy('https://api.x.io')).toContain("connect-src 'self' https://api.x.io wss://api.x.io");
+    // Same origin (no API_URL): media under /backend need nothing more; an absolute media base elsewhere is allowed.
+    expect(contentSecurityPolicy('', '/backend')).toContain("media-src 'self' data: blob:;");
+    expect(contentSecurityPolicy('', 'https://media.x.io/backend')).toContain("media-src 'self' data: blob: https://media.x.io;");
+    expect(contentSecurityPolicy('', 'https://media.x.io/backend')).toContain("connect-src 'self' https://media.x.io;");
   });
 
   test('refuses to start without a built shell', async () => {

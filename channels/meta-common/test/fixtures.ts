@@ -4,10 +4,10 @@ import { Value } from '@sinclair/typebox/value';
 import { Envelope, envelopeErrors, envelopeId, type ChannelAdapter, type SkipReason } from '@atendo/sdk';
 
 /**
- * Test helpers shared by the Meta adapters' tests: the fixtures of ../shared/fixtures/channels (override
- * with ATENDO_FIXTURES_DIR), Meta's compact serialization, and a checked normalize.
+ * Test helpers shared by the Meta adapters' tests: the repository's recorded payloads (fixtures/channels at the
+ * repository root), Meta's compact serialization, and a checked normalize.
  */
-export const FIXTURES_DIR = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'channels');
+export const FIXTURES_DIR = join(__dirname, '..', '..', '..', 'fixtures', 'channels');
 
 /** The .json files of a fixture folder, sorted. Throws when the folder is missing (tests must not pass vacuously). */
 export function fixtureFiles(folder: string): string[] {

@@ -6,7 +6,7 @@ import { isGroupJid, isIgnoredJid, isLidJid, isPnJid, jidUser, normalizeJid } fr
  * Pure normalization of Baileys (WhatsApp Web) events into envelopes (DESIGN.md §4). No I/O, no clock when
  * `receivedAt` is given, no Baileys import: it reads the events as Baileys emits them live (protobuf
  * objects, `Uint8Array` bytes, `Long` int64) and as they are serialized (base64 strings, int64 as strings,
- * numbers or `{low, high, unsigned}`), see ../shared/fixtures/channels/SOURCES.md.
+ * numbers or `{low, high, unsigned}`), see fixtures/channels/SOURCES.md at the repository root.
  *
  * Events handled (argument shapes of `sock.ev`):
  * - `messages.upsert` `{messages: WAMessage[], type}`: messages (text, media, location, contacts,

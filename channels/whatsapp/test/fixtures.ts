@@ -4,8 +4,8 @@ import { Value } from '@sinclair/typebox/value';
 import { BufferJSON } from '@whiskeysockets/baileys';
 import { Envelope, envelopeId } from '@atendo/sdk';
 
-/** ../shared/fixtures/channels/whatsapp-baileys (override the root with ATENDO_FIXTURES_DIR). */
-export const FIXTURES_DIR = join(process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'channels'), 'whatsapp-baileys');
+/** The repository's recorded Baileys events: fixtures/channels/whatsapp-baileys at the repository root. */
+export const FIXTURES_DIR = join(__dirname, '..', '..', '..', 'fixtures', 'channels', 'whatsapp-baileys');
 
 /** The fixture files, sorted. Throws when the folder is missing (tests must not pass vacuously). */
 export function fixtureFiles(): string[] {

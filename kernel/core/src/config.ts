@@ -43,7 +43,10 @@ export const ConfigSchema = Type.Object({
   COOKIE_SECURE: Type.Optional(Type.Boolean()),
   /** Browser origins allowed by CORS, comma separated. */
   FRONTEND_URL: Type.String({ default: 'http://localhost:3000' }),
-  /** Public base URL of this API (media URLs). */
+  /**
+   * Public base URL of this API (media URLs): absolute, or a path such as `/backend` that the browser resolves
+   * against the web origin proxying the API there (`npm start`'s default).
+   */
   BACKEND_URL: Type.String({ default: 'http://localhost:8080' }),
   ADMIN_EMAIL: Type.String({ default: 'admin@example.com', pattern: '^[^@\\s]+@[^@\\s]+$' }),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),

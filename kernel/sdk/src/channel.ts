@@ -218,7 +218,7 @@ export interface ContactProfile {
 
 /**
  * A channel adapter (DESIGN.md §4): turns provider payloads into envelopes and sends what the bus asks.
- * It never touches plugin tables. `normalize` is pure and tested against ../shared/fixtures/channels.
+ * It never touches plugin tables. `normalize` is pure and tested against the recorded payloads of fixtures/channels (repository root).
  */
 export interface ChannelAdapter {
   channel: Channel;

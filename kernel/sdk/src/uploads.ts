@@ -50,8 +50,9 @@ export interface UploadService {
   /** Deletes a stored file; a missing file or an invalid path is ignored. */
   remove(companyId: number, path: string): Promise<void>;
   /**
-   * The absolute URL of a stored file, signed for 7 days (so `<img>`/`<audio>` tags, which send no
-   * bearer header, can load it): `${BACKEND_URL}/public/company{id}/{path}?e={unix expiry}&t={hmac}`.
+   * The URL of a stored file, signed for 7 days (so `<img>`/`<audio>` tags, which send no bearer header,
+   * can load it): `${BACKEND_URL}/public/company{id}/{path}?e={unix expiry}&t={hmac}`. Absolute when
+   * BACKEND_URL is; root-relative (`/backend/public/...`) when BACKEND_URL is a path, as under `npm start`.
    */
   url(companyId: number, path: string): string;
 }

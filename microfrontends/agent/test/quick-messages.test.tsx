@@ -1,12 +1,20 @@
 /** @jest-environment jsdom */
 import '../../../shell/test/jsdom-polyfills';
 import { createFakeSocket } from '../../../shell/test/fake-socket';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { session } from '@atendo/web-api';
 import { QuickMessagesPage } from '../src/pages/quick-messages/QuickMessagesPage';
 import { canChange, type QuickMessage } from '../src/pages/quick-messages/api';
 import { insertAt } from '../src/lib/variables';
 import { answer, API, mockFetch, renderAgent, signIn, type FetchCall } from './helpers';
+
+// Deterministic on a loaded machine (issue 31, item 8): every wait is for an event (a request made, an answer
+// shown), never for a stretch of wall time, and each is bounded far above what a slow machine needs. The API
+// answers every request only after LATENCY_MS, as a loaded machine does, so a wait that only works on a fast
+// one (the search's 500 ms debounce plus the request inside testing-library's default 1 s) fails here at once.
+configure({ asyncUtilTimeout: 15_000 });
+jest.setTimeout(90_000);
+const LATENCY_MS = 600;
 
 const mockSocket = createFakeSocket();
 jest.mock('socket.io-client', () => ({ io: jest.fn(() => mockSocket) }));
@@ -30,8 +38,17 @@ const GERAL = qm({ id: 1, shortcode: 'bomdia', message: 'Bom dia {{firstName}}!'
 const MINE = qm({ id: 2, shortcode: 'preco', message: 'Nossos preços' });
 const OTHER = qm({ id: 3, shortcode: 'tchau', message: 'Até logo', userId: 99 });
 
+/** Makes the mocked API (mockFetch) answer every request after LATENCY_MS. */
+function slowly(): void {
+  const answerNow = globalThis.fetch;
+  globalThis.fetch = jest.fn(async (...args: Parameters<typeof fetch>) => {
+    await new Promise((r) => setTimeout(r, LATENCY_MS));
+    return answerNow(...args);
+  }) as typeof fetch;
+}
+
 function api(write?: (call: FetchCall, url: URL) => ReturnType<typeof answer> | undefined) {
-  return mockFetch((call) => {
+  return slowMock((call) => {
     const url = new URL(call.url);
     if (call.method === 'GET' && url.pathname === '/quick-messages') {
       const term = url.searchParams.get('searchParam') ?? '';
@@ -40,6 +57,13 @@ function api(write?: (call: FetchCall, url: URL) => ReturnType<typeof answer> | 
     }
     return write?.(call, url) ?? answer(404, { error: 'ERR_NOT_FOUND' });
   });
+}
+
+/** mockFetch whose answers come after LATENCY_MS; the calls are recorded when made. */
+function slowMock(route: Parameters<typeof mockFetch>[0]): FetchCall[] {
+  const calls = mockFetch(route);
+  slowly();
+  return calls;
 }
 const shortcodes = () => within(screen.getByTestId('quick-messages-rows')).queryAllByRole('row').map((r) => r.querySelector('td')?.textContent);
 
@@ -85,9 +109,12 @@ describe('the quick messages page', () => {
     expect(within(screen.getByTestId('quick-message-row-2')).getByRole('button', { name: 'Editar preco' })).toBeTruthy();
 
     fireEvent.change(screen.getByTestId('quick-messages-search'), { target: { value: 'PRE' } });
+    // The debounced request is made, then its answer shown.
+    await waitFor(() => expect(calls.at(-1)?.url).toBe(`${API}/quick-messages?searchParam=pre&pageNumber=1`));
     await waitFor(() => expect(shortcodes()).toEqual(['preco']));
-    expect(calls.at(-1)?.url).toBe(`${API}/quick-messages?searchParam=pre&pageNumber=1`);
+    const before = calls.length;
     fireEvent.change(screen.getByTestId('quick-messages-search'), { target: { value: '' } });
+    await waitFor(() => expect(calls.slice(before).map((c) => c.url)).toEqual([`${API}/quick-messages?pageNumber=1`]));
     await waitFor(() => expect(shortcodes()).toHaveLength(3));
 
     fireEvent.click(screen.getByTestId('quick-message-add'));
@@ -147,11 +174,11 @@ describe('the quick messages page', () => {
 
   test('empty, no results and failed loads', async () => {
     signIn();
-    mockFetch(() => answer(200, { records: [], count: 0, hasMore: false }));
+    slowMock(() => answer(200, { records: [], count: 0, hasMore: false }));
     const { unmount } = renderAgent(<QuickMessagesPage />, { route: '/quick-messages' });
     expect((await screen.findByTestId('quick-messages-empty')).textContent).toContain('Nenhuma resposta rápida cadastrada.');
     unmount();
-    mockFetch(() => answer(500, { error: 'ERR_INTERNAL' }));
+    slowMock(() => answer(500, { error: 'ERR_INTERNAL' }));
     renderAgent(<QuickMessagesPage />, { route: '/quick-messages', language: 'tr' });
     expect((await screen.findByTestId('quick-messages-failed')).textContent).toContain('Kayıt listesi yüklenemedi');
   });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { BusMessage, InboxItem } from '@atendo/sdk';
 import type { TestKernel, TestUser } from '@atendo/testing';
 
-/** The channel fixtures (../shared/fixtures/channels; override with ATENDO_FIXTURES_DIR). */
-export const FIXTURES_DIR = process.env.ATENDO_FIXTURES_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'channels');
+/** The repository's recorded channel payloads (fixtures/channels at the repository root). */
+export const FIXTURES_DIR = join(__dirname, '..', '..', '..', 'fixtures', 'channels');
 
 export function fixture<T = any>(folder: string, file: string): T { // eslint-disable-line @typescript-eslint/no-explicit-any
   return JSON.parse(readFileSync(join(FIXTURES_DIR, folder, file), 'utf8')) as T;

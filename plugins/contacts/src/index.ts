@@ -30,7 +30,7 @@ export default definePlugin<{ defaultCountry: string }>({
       ctx.services.get(tagsService),
       ctx.realtime,
       ctx.identity,
-      { publicUrl: ctx.kernel.publicUrl.replace(/\/+$/, ''), frontendUrl: ctx.kernel.frontendUrl.replace(/\/+$/, '') },
+      { fileUrl: (companyId, path) => ctx.uploads.url(companyId, path), frontendUrl: ctx.kernel.frontendUrl.replace(/\/+$/, '') },
       (ctx.config.defaultCountry ?? 'BR') as CountryCode,
     );
     store.useDecorators(ctx.extensions.declare(contactDecorators));

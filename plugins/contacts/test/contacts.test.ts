@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { collectEvents, createTestKernel, nextEvent, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import tagsPlugin from '@atendo/plugin-tags';
@@ -349,7 +351,16 @@ describe('contacts plugin', () => {
     expect(res.json()).toEqual({ contactId: c.id, urlPicture: 'https://pps.whatsapp.net/v/photo.jpg' });
     expect((await k.as(A.user, 'GET', '/contacts/profile/51988881111')).json().contactId).toBe(c.id);
     await k.db('contacts').where({ id: c.id }).update({ urlPicture: 'pic 1.jpg' });
-    expect((await k.as(A.user, 'GET', '/contacts/profile/5551988881111')).json().urlPicture).toMatch(new RegExp(`/public/company${A.companyId}/contacts/pic%201\\.jpg$`));
+    const stored = (await k.as(A.user, 'GET', '/contacts/profile/5551988881111')).json().urlPicture as string;
+    expect(stored).toMatch(new RegExp(`/public/company${A.companyId}/contacts/pic%201\\.jpg\\?e=\\d+&t=[\\w-]{43}$`));
+    // Signed: an <img> (no bearer header) loads it.
+    const dir = join(k.config.uploadsDir, `company${A.companyId}`, 'contacts');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'pic 1.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]));
+    const u = new URL(stored, 'http://x');
+    const img = await k.app.inject({ method: 'GET', url: `${u.pathname}${u.search}` });
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toBe('image/jpeg');
     // An unknown number: 200 with contactId 0 (the product family's client then creates the contact).
     const none = await k.as(A.user, 'GET', '/contacts/profile/5551900000000');
     expect(none.statusCode).toBe(200);

@@ -75,7 +75,8 @@ export class ContactStore implements ContactsService {
     private readonly tags: TagsService,
     private readonly realtime: Realtime,
     private readonly identity: IdentityService,
-    private readonly urls: { publicUrl: string; frontendUrl: string },
+    /** `fileUrl`: the signed URL of a stored upload (UploadService.url); `frontendUrl`: the web UI's origin. */
+    private readonly urls: { fileUrl(companyId: number, path: string): string; frontendUrl: string },
     private readonly defaultCountry: CountryCode = 'BR',
   ) {}
 
@@ -126,11 +127,14 @@ export class ContactStore implements ContactsService {
     };
   }
 
-  /** wire-shapes §0 "URL getters": a stored file name becomes a public URL; `nopicture.png` the frontend's. */
+  /**
+   * wire-shapes §0 "URL getters": a stored file name becomes its signed URL under /public/company{id}/contacts/
+   * (an `<img>` sends no bearer header: unsigned, it would be refused); `nopicture.png` the frontend's.
+   */
   private pictureUrl(row: Record<string, unknown>): string | null {
     const file = row.urlPicture as string | null;
     if (file === 'nopicture.png') return `${this.urls.frontendUrl}/nopicture.png`;
-    if (file) return `${this.urls.publicUrl}/public/company${row.companyId}/contacts/${encodeURIComponent(file)}`;
+    if (file) return this.urls.fileUrl(row.companyId as number, `contacts/${file}`);
     return (row.profilePicUrl as string | null) || null;
   }
 

@@ -162,7 +162,7 @@ export async function messageRoutes(app: PluginApp, deps: TicketsDeps): Promise<
           if (items.length !== 1) throw new AppError('ERR_VALIDATION', 'A voice note is one file in "medias"');
           if (!deps.uploadsDir) throw new AppError('ERR_INTERNAL', 'voice notes need the upload folder');
           const { file, converted } = await convertVoiceNote({ uploads: deps.uploads, uploadsDir: deps.uploadsDir, companyId: req.auth.companyId, area: MEDIA_AREA, channel: ticket.channel, input: items[0].file, allow: MESSAGE_MEDIA_TYPES });
-          if (!converted) deps.log.warn({ ticketId }, 'messages: ffmpeg is not installed (FFMPEG_PATH); the voice note is sent as recorded');
+          if (!converted) deps.log.warn({ ticketId }, 'messages: no ffmpeg for this platform in @ffmpeg-installer/ffmpeg and no FFMPEG_PATH; the voice note is sent as recorded');
           items[0] = { ...items[0], file };
         }
         sent = await sendMedia(deps, req.auth, ticketId, items, { isPrivate, quotedMsgId });

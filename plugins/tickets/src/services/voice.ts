@@ -6,11 +6,12 @@ import { join, resolve, sep } from 'node:path';
 import { AppError, type StoredFile, type UploadService } from '@atendo/sdk';
 
 /**
- * Voice notes recorded in the browser (Chromium gives `audio/webm;codecs=opus`) converted on the server to
- * what each channel plays as a voice note, with ffmpeg (`FFMPEG_PATH`, default `ffmpeg` on the PATH; Debian's
- * `ffmpeg` package, installed by `.ci/run` and the Docker image):
- * - WhatsApp (Baileys `whatsapp`, Cloud API `whatsappapi`): OGG/Opus, mono, 48 kHz (Baileys sends it as
- *   push-to-talk, the Cloud API as `audio`);
+ * Voice notes recorded in the browser (Chromium gives `audio/webm;codecs=opus`, Firefox `audio/ogg`, Safari
+ * `audio/mp4`) converted on the server to what each channel plays as a voice note, with the ffmpeg that
+ * `npm ci` installs: `@ffmpeg-installer/ffmpeg` ships a static build (libopus, AAC) inside its per-platform
+ * npm packages, so nothing is installed by hand and nothing is taken from the PATH (`FFMPEG_PATH` overrides it):
+ * - WhatsApp (Baileys `whatsapp`, Cloud API `whatsappapi`): OGG/Opus, mono, 48 kHz, as WhatsApp's own
+ *   clients send, which iPhones play (Baileys sends it as push-to-talk, the Cloud API as `audio`);
  * - Messenger and Instagram: AAC in an M4A container (their audio attachment: aac/m4a/wav/mp4).
  * Recordings under MIN_VOICE_BYTES are refused (spec 2-tickets.md §4 "Voice recording").
  */
@@ -38,26 +39,43 @@ export function voiceFormatOf(channel: string): VoiceFormat {
   return channel === 'facebook' || channel === 'instagram' ? M4A_AAC : OGG_OPUS;
 }
 
-/** The ffmpeg executable (FFMPEG_PATH or `ffmpeg`). */
+/**
+ * The ffmpeg executable: FFMPEG_PATH when set, else the binary of `@ffmpeg-installer/ffmpeg` (a dependency of
+ * this plugin; its platform package is in node_modules after `npm ci`). A platform it has no build for
+ * throws here, and the recording is then sent as recorded (FfmpegMissing): the PATH is never searched.
+ */
 export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || 'ffmpeg';
+  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  } catch (err) {
+    throw new FfmpegMissing(`no ffmpeg build for ${process.platform}-${process.arch} in @ffmpeg-installer/ffmpeg (set FFMPEG_PATH): ${String(err)}`);
+  }
 }
 
-/** Thrown when ffmpeg is not installed (the recording is then sent as recorded). */
+/** Thrown when there is no ffmpeg to run (the recording is then sent as recorded). */
 export class FfmpegMissing extends Error {}
 
 /** Runs ffmpeg with `args`; rejects with its stderr on failure, FfmpegMissing when it is not installed. */
 export function runFfmpeg(args: string[], timeoutMs = VOICE_TIMEOUT_MS): Promise<void> {
   return new Promise((done, fail) => {
     let stderr = '';
-    const child = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let bin: string;
+    try {
+      bin = ffmpegPath();
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    const child = spawn(bin, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < 4000) stderr += d.toString();
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      fail(err.code === 'ENOENT' ? new FfmpegMissing(`ffmpeg not found (${ffmpegPath()})`) : err);
+      fail(err.code === 'ENOENT' ? new FfmpegMissing(`ffmpeg not found (${bin})`) : err);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -119,6 +119,18 @@ export interface Kernel {
 }
 
 /**
+ * The request URL with the slashes ending its path removed (`/queue/?pageNumber=1` -> `/queue?pageNumber=1`;
+ * `/` stays): every route answers the same with and without a trailing slash.
+ */
+export function withoutTrailingSlash(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (path.length <= 1 || !path.endsWith('/')) return url;
+  const trimmed = path.replace(/\/+$/, '') || '/';
+  return q === -1 ? trimmed : trimmed + url.slice(q);
+}
+
+/**
  * Builds the kernel in boot order: config -> database (+ kernel migrations) -> bus -> HTTP plumbing
  * (errors, CORS, security headers, cookies, uploads, OpenAPI) -> auth -> realtime -> core routes ->
  * plugins (discover, sort by dependsOn, migrate, register) -> seed -> job worker (handlers of the kernel
@@ -139,6 +151,10 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     // On close: idle keep-alive connections end at once, requests in flight are answered first (new ones
     // get 503); socket.io's sockets are disconnected in preClose below.
     forceCloseConnections: 'idle',
+    // `/queue/` and `/queue/?pageNumber=1` (as the family's clients call list routes) reach `/queue`, not
+    // `/queue/:id` with an empty id: one rule for every route of the kernel and of every plugin. (A rewrite
+    // rather than the router's ignoreTrailingSlash, which refuses the `/x` + `/x/` pairs plugins register.)
+    rewriteUrl: (req) => withoutTrailingSlash(req.url ?? '/'),
     frameworkErrors,
   });
   // While closing, answers end their keep-alive connection, so that the server can close once the

@@ -152,6 +152,21 @@ describe('companies', () => {
     expectRefused(await k.as(token, 'GET', '/companies'), 403, 'ERR_NO_PERMISSION');
   });
 
+  test('numberAttendants and numberConections: default 1, set on create, changed on update, numeric only', async () => {
+    const plain = await su('POST', '/companies', form());
+    expect(plain.statusCode).toBe(201);
+    expect(plain.json()).toMatchObject({ numberAttendants: 1, numberConections: 1 });
+    const set = await su('POST', '/companies', form({ numberAttendants: '5', numberConections: 2 }));
+    expect(set.statusCode).toBe(201);
+    expect(set.json()).toMatchObject({ numberAttendants: 5, numberConections: 2 });
+    const up = await su('PUT', `/companies/${set.json().id}`, { numberAttendants: 8 });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toMatchObject({ numberAttendants: 8, numberConections: 2 });
+    expect((await su('GET', `/companies/${set.json().id}`)).json()).toMatchObject({ numberAttendants: 8, numberConections: 2 });
+    expectRefused(await su('PUT', `/companies/${set.json().id}`, { numberConections: 'muitas' }), 400, 'ERR_VALIDATION');
+    expectRefused(await su('PUT', `/companies/${set.json().id}`, { numberAttendants: -1 }), 400, 'ERR_VALIDATION');
+  });
+
   test('create: duplicated name (any case) or e-mail -> 409, unknown plan -> 404; nothing is left behind', async () => {
     const before = await k.db('companies').count<{ count: number }[]>({ count: '*' });
     expectRefused(await su('POST', '/companies', form({ name: 'ALPHA LTDA' })), 409, 'ERR_DUPLICATED_NAME');

@@ -70,8 +70,16 @@ describe('companies admin', () => {
     fireEvent.change(d.getByTestId('company-password'), { target: { value: 'segredo1' } });
     await waitFor(() => expect(d.getByTestId('company-plan').textContent).toContain('Pro'));
     fireEvent.change(d.getByTestId('company-plan'), { target: { value: '2' } });
+    // numberAttendants and numberConections: 1 by default, numeric only (spec 1-platform.md §5).
+    expect([(d.getByLabelText('Número de atendentes') as HTMLInputElement).value, (d.getByLabelText('Número de conexões') as HTMLInputElement).value]).toEqual(['1', '1']);
+    fireEvent.change(d.getByTestId('company-attendants'), { target: { value: 'dez' } });
+    fireEvent.click(d.getByTestId('company-submit'));
+    await d.findByText('Use um número inteiro');
+    expect(calls.some((c) => c.method === 'POST' && c.url === `${API}/companies`)).toBe(false);
+    fireEvent.change(d.getByTestId('company-attendants'), { target: { value: '10' } });
+    fireEvent.change(d.getByTestId('company-connections'), { target: { value: '3' } });
     fireEvent.click(d.getByTestId('company-submit'));
     await screen.findByTestId('company-row-9');
-    expect(calls.find((c) => c.method === 'POST' && c.url === `${API}/companies`)?.body).toMatchObject({ name: 'Nova Ltda', email: 'dono@nova.test', password: 'segredo1', planId: 2, dueDate: null, recurrence: 'MONTHLY', status: true });
+    expect(calls.find((c) => c.method === 'POST' && c.url === `${API}/companies`)?.body).toMatchObject({ name: 'Nova Ltda', email: 'dono@nova.test', password: 'segredo1', planId: 2, dueDate: null, recurrence: 'MONTHLY', status: true, numberAttendants: 10, numberConections: 3 });
   });
 });

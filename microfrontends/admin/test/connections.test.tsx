@@ -153,6 +153,28 @@ describe('connections admin', () => {
     await screen.findByTestId('connection-row-9');
   });
 
+  test('the dialog shows no raw i18n key on any tab: no integrations, no prompts, minutes (issue 31)', async () => {
+    api();
+    renderPage();
+    await screen.findByTestId('connection-row-1');
+    fireEvent.click(screen.getByTestId('connection-new'));
+    fireEvent.click(await screen.findByTestId('new-whatsappapi'));
+    const dialog = screen.getByRole('dialog', { name: 'Nova conexão: WhatsApp Cloud API' });
+    const d = within(dialog);
+    const raw = /\b(queues|connections|common)\.[A-Za-z]+\.[A-Za-z.]+/;
+    for (const tab of ['general', 'integrations', 'messages', 'chatbot', 'nps']) {
+      fireEvent.click(d.getByTestId(`tab-${tab}`));
+      await waitFor(() => expect(d.getByTestId(`tab-${tab}`).getAttribute('aria-selected')).toBe('true'));
+      const texts = [dialog.textContent ?? '', ...Array.from(dialog.querySelectorAll('option')).map((o) => o.textContent ?? '')];
+      expect(texts.filter((x) => raw.test(x))).toEqual([]);
+      if (tab === 'integrations') {
+        expect(d.getAllByText('Nenhuma integração cadastrada').length).toBeGreaterThan(0);
+        expect(d.getAllByText('Nenhum prompt cadastrado').length).toBeGreaterThan(0);
+      }
+      if (tab === 'chatbot') expect(d.getAllByText('5 minutos').length).toBeGreaterThan(0);
+    }
+  });
+
   test('greeting media: a file picked in the messages tab is uploaded after the save; too big a file is refused before', async () => {
     const created = conn({ id: 9, name: 'Com mídia', channel: 'whatsappapi' });
     const calls = api({

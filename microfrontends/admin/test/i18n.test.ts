@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { allTexts } from './helpers';
+import { resources as areaTexts } from '../src/i18n';
 import { bundleKeys, bundleLeaves } from '../../../web/kit/test/i18n-keys';
 
 function leaves(bundle: object, prefix = ''): [string, string][] {
@@ -45,6 +47,24 @@ describe('admin area translations', () => {
 
   test('the spec\'s required-field text is "Obrigatório"', () => {
     expect((resources['pt-BR'].announcements as { form: { required: string } }).form.required).toBe('Obrigatório');
+  });
+
+  test("a page uses only its own texts and the area's: page texts load with their page (issue 31: the connection dialog showed queues.form.* keys)", () => {
+    const pagesDir = join(__dirname, '../src/pages');
+    const pages = readdirSync(pagesDir).filter((d) => existsSync(join(pagesDir, d, 'i18n.ts')));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const own = new Map(pages.map((d) => [d, new Set(Object.keys((require(join(pagesDir, d, 'i18n.ts')) as { texts: { 'pt-BR': object } }).texts['pt-BR']))]));
+    const shared = new Set(Object.keys(areaTexts['pt-BR']));
+    const foreign: string[] = [];
+    for (const d of pages) {
+      for (const file of sources(join(pagesDir, d))) {
+        for (const m of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z]+)\.[a-zA-Z.]+'/g)) {
+          if (!own.get(d)!.has(m[1]) && !shared.has(m[1])) foreign.push(`${d}: ${m[0].slice(3)}`);
+        }
+      }
+    }
+    expect(pages.length).toBeGreaterThan(5);
+    expect(foreign).toEqual([]);
   });
 
   test('every key the sources use exists', () => {

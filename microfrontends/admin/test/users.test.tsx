@@ -195,6 +195,24 @@ describe('users admin', () => {
     await waitFor(() => expect(names()).toEqual(['Ana Admin']));
   });
 
+  test("the user's WhatsApp number (where password reset codes go) is shown, validated and saved as digits", async () => {
+    const calls = api({ write: (call, url) => (call.method === 'PUT' && url.pathname === '/users/2' ? answer(200, { ...BIA, wpp: '5511987654321' }) : undefined) });
+    renderPage();
+    await waitFor(() => expect(names()).toEqual(['Ana Admin', 'Bia Souza']));
+    fireEvent.click(screen.getByRole('button', { name: 'Editar Bia Souza' }));
+    const d = within(screen.getByRole('dialog', { name: 'Editar usuário' }));
+    const wpp = d.getByLabelText('WhatsApp do usuário') as HTMLInputElement;
+    expect(wpp.value).toBe('');
+    fireEvent.change(wpp, { target: { value: '9876' } });
+    fireEvent.click(d.getByTestId('user-submit'));
+    await d.findByText('Telefone inválido');
+    expect(writes(calls)).toEqual([]);
+    fireEvent.change(wpp, { target: { value: '+55 (11) 98765-4321' } });
+    fireEvent.click(d.getByTestId('user-submit'));
+    await screen.findByText('Usuário salvo com sucesso.');
+    expect(writes(calls)[0].body).toMatchObject({ wpp: '5511987654321' });
+  });
+
   test("an admin changing its own password is asked the current one and sends it; another user's password needs none", async () => {
     const calls = api({
       write: (call, url) => {

@@ -213,6 +213,12 @@ test('attendants tab: the highlighted attendant, the table and its CSV', async (
     ['Bruno', 'Online', '3', '1', '2', '15 min', '18 min'],
   ]);
   expect((screen.getByTestId('attendant-11') as HTMLElement).style.fontWeight).toBe('600');
+  // The status is text in the flow of its cell (the web-ui Badge, a 10 px dot placed over an icon, hid it).
+  for (const status of screen.getAllByTestId('attendant-status')) {
+    expect(status.closest('td')).not.toBeNull();
+    expect(getComputedStyle(status).position).not.toBe('absolute');
+    expect(getComputedStyle(status).height).not.toBe('10px');
+  }
   fireEvent.click(screen.getByTestId('attendants-csv'));
   expect((await readBlob(blobs[0])).split('\r\n')).toEqual([
     'Nome,Status,Avaliação,Avaliações,Tickets,Tempo de atendimento,Tempo de espera',

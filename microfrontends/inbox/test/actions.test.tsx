@@ -20,6 +20,8 @@ interface Api {
   put?: (call: FetchCall) => ReturnType<typeof answer>;
   post?: (call: FetchCall) => ReturnType<typeof answer>;
   pages?: Record<number, { tickets: Ticket[]; hasMore: boolean }>;
+  /** GET /queue's answer (default: two departments). */
+  queues?: { id: number; name: string; color: string }[];
 }
 
 function api(o: Api = {}) {
@@ -34,7 +36,7 @@ function api(o: Api = {}) {
     }
     if (url.pathname.startsWith('/tickets/') && call.method === 'PUT') return o.put?.(call) ?? answer(200, { ...ticket({ id: Number(url.pathname.split('/')[2]) }), ...(call.body as object) });
     if (url.pathname === '/tickets' && call.method === 'POST') return o.post?.(call) ?? answer(500, { error: 'ERR_X' });
-    if (url.pathname === '/queue') return answer(200, [{ id: 10, name: 'Vendas', color: '#2E7D32' }, { id: 20, name: 'Financeiro', color: '#1565C0' }]);
+    if (url.pathname === '/queue') return answer(200, o.queues ?? [{ id: 10, name: 'Vendas', color: '#2E7D32' }, { id: 20, name: 'Financeiro', color: '#1565C0' }]);
     if (url.pathname === '/users/list')
       return answer(200, [
         { id: 7, name: 'Ana', queues: [{ id: 10, name: 'Vendas', color: '#2E7D32' }] },
@@ -115,6 +117,35 @@ describe('row actions', () => {
     await waitFor(() => expect(puts(calls)).toEqual([['/tickets/23', { status: 'open', userId: 7, queueId: 10 }]]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByTestId('location').textContent).toBe(`/tickets/${t.uuid}`);
+  });
+
+  test('a company without any queue (fresh from sign-up): accept goes through at once, with no queue step', async () => {
+    const t = ticket({ id: 31, status: 'pending', userId: null, queueId: null, queue: null, contact: { id: 1, name: 'Primeiro Cliente', number: '55' } });
+    const calls = api({ pending: [t], queues: [], put: (c) => answer(200, { ...t, status: 'open', userId: 1, ...(c.body as object) }) });
+    renderManager(ADMIN);
+    const row = await pendingRow('Primeiro Cliente');
+    await waitFor(() => expect(calls.some((c) => new URL(c.url).pathname === '/queue')).toBe(true));
+    await act(async () => {
+      fireEvent.click(within(row).getByTestId('ticket-accept'));
+    });
+    await waitFor(() => expect(puts(calls)).toEqual([['/tickets/31', { status: 'open', userId: 1 }]]));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/tickets/${t.uuid}`));
+  });
+
+  test('an agent with no queue of their own in a company with queues chooses among the company queues', async () => {
+    const t = ticket({ id: 32, status: 'pending', userId: null, queueId: null, queue: null, contact: { id: 1, name: 'Cliente Geral', number: '55' } });
+    const calls = api({ pending: [t] });
+    renderManager({ ...ATTENDANT, queueIds: [] });
+    const row = await pendingRow('Cliente Geral');
+    fireEvent.click(within(row).getByTestId('ticket-accept'));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(dialog).getByText('Financeiro')).toBeTruthy());
+    fireEvent.change(within(dialog).getByTestId('accept-queue'), { target: { value: '20' } });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('accept-submit'));
+    });
+    await waitFor(() => expect(puts(calls)).toEqual([['/tickets/32', { status: 'open', userId: 7, queueId: 20 }]]));
   });
 
   test('ignore: PUT {status closed, sendFarewellMessage false, amountUsedBotQueues 0}; the row leaves pending', async () => {

@@ -92,6 +92,11 @@ describe('the kanban board', () => {
     expect(card.textContent).toContain('551190000001');
     expect(card.textContent).toContain('Mensagem 1');
     expect(within(screen.getByTestId('lane-12')).getByTestId('card-3').textContent).toContain('Sem mensagens');
+    // Lanes keep their width whatever their cards hold (the default lane grew to its longest last message).
+    for (const lane of lanes) {
+      expect([parseFloat(getComputedStyle(lane).minWidth), getComputedStyle(lane).maxWidth]).toEqual([0, '300px']);
+      expect(parseFloat(getComputedStyle(lane.querySelector('article')!).minWidth)).toBe(0);
+    }
     // each lane asks for its own tickets, scoped to the viewer's queues
     expect(laneCalls(calls).map((q) => [q.lane, q.queueIds]).sort()).toEqual([['0', '[1]'], ['11', '[1]'], ['12', '[1]']]);
     fireEvent.click(within(screen.getByTestId('lane-0')).getByTestId('card-1-open'));

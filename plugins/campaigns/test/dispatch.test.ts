@@ -131,6 +131,23 @@ describe('campaign dispatcher', () => {
     expect(await k.db('tickets').where({ companyId: t.companyId, contactId: contact.id })).toHaveLength(1);
   });
 
+  test("a campaign leaves the tenant's saved contacts named as they are; a list's name names only the contacts it creates", async () => {
+    const t = await Tenant.create(k);
+    const conn = await t.connection('310000000000011');
+    await t.settings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const known = phone();
+    const unknown = phone();
+    const saved = await t.api('POST', '/contacts', { name: 'Helena Manual', number: known });
+    const listId = await t.list([{ name: 'Camp Cliente 1', number: known }, { name: 'Camp Cliente 2', number: unknown }]);
+    const c = await t.campaign({ contactListId: listId, whatsappId: conn, message1: 'Oi {nome}' });
+    await t.until(c.id, 'FINALIZADA');
+    expect((await k.db('contacts').where({ id: saved.id }).first()).name).toBe('Helena Manual');
+    expect((await k.db('contacts').where({ companyId: t.companyId, number: unknown }).first()).name).toBe('Camp Cliente 2');
+    // The list's name still fills {nome} in the list's message.
+    await waitFor(() => (graph.to(known).length ? true : undefined), 10_000);
+    expect(graph.to(known)[0].text).toBe('Oi Camp Cliente 1');
+  });
+
   test('pacing: messageInterval 5, longerIntervalAfter 2, greaterInterval 20 -> sends at 0, 5, 25, 30 s (each gap within 1 s)', async () => {
     const t = await Tenant.create(k);
     const conn = await t.connection('310000000000004');

@@ -79,11 +79,25 @@ export type ContactDecorator = (companyId: number, contacts: ContactListItem[]) 
 /** Extension point `contacts.decorators` (declare `dependsOn: ['contacts']` to contribute). */
 export const contactDecorators = defineExtensionPoint<ContactDecorator>('contacts.decorators');
 
-/** What the inbound pipeline knows about a sender. Absent or null fields never overwrite stored ones. */
+/**
+ * What a caller knows about a number (the inbound pipeline about a sender, a campaign about a list row, the
+ * messages API about a recipient). Absent or null fields never overwrite stored ones.
+ *
+ * The naming rule, applied here for every path that finds or creates contacts by number: `name` names a
+ * contact this call creates. An existing contact keeps the name the tenant gave it, unless `nameFrom` is
+ * 'profile' (the sender's own profile name, from the channel: inbound messages refresh it). A campaign's
+ * list, the messages API and other callers never rename the tenant's contacts.
+ */
 export interface FindOrCreateInput {
   /** The channel identity (see `Contact.number`), already canonical: it is not reformatted. */
   number: string;
   name?: string | null;
+  /**
+   * Whose name `name` is: 'caller' (default) - a name the caller holds for the number (a list row, an API
+   * call), used only when the contact is created; 'profile' - the contact's own profile name sent by the
+   * channel, which also renames an existing contact.
+   */
+  nameFrom?: 'caller' | 'profile';
   channel: ContactChannel;
   isGroup?: boolean;
   remoteJid?: string | null;
@@ -116,7 +130,8 @@ export interface ContactsService {
   /**
    * Finds the contact with `number` or creates it, in one `INSERT ... ON CONFLICT (company_id, number)
    * DO UPDATE ... RETURNING` (idempotent and race-safe: parallel calls for one number give one row).
-   * An existing contact gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different.
+   * An existing contact gets `profilePicUrl`, `lid` and `remoteJid` only when given and different, and
+   * `name` only when it is a profile name (`nameFrom: 'profile'`, see FindOrCreateInput).
    * Emits `company-{cid}-contact` create/update when something was written, after `trx` commits (or at
    * once without `trx`). 400 ERR_VALIDATION for an empty or over-long number.
    */
@@ -125,7 +140,8 @@ export interface ContactsService {
    * Added (additive, for the inbound pipeline): `findOrCreate` for many inputs of one company, whatever their
    * number, in one read when every contact exists unchanged (else also one insert of the missing ones with
    * `ON CONFLICT DO NOTHING` and one update of the changed ones), with the same rules: an existing contact
-   * gets `name`, `profilePicUrl`, `lid` and `remoteJid` only when given and different; race-safe (parallel
+   * gets `profilePicUrl`, `lid` and `remoteJid` only when given and different, and `name` only from a
+   * profile (`nameFrom: 'profile'`); race-safe (parallel
    * calls give one row per number);
    * `company-{cid}-contact` create/update events after `trx` commits (or at once). Answers one contact per
    * input, in input order (inputs sharing a number share the contact; for them the last given fields win).

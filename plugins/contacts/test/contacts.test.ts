@@ -378,19 +378,41 @@ describe('contacts plugin', () => {
     expect((await svc.get(A.companyId, c.id))?.lgpdAcceptedAt).toBeNull();
   });
 
+  test("the naming rule: a caller's name (a campaign list, the messages API) names only the contact it creates; a profile name renames", async () => {
+    // The tenant saved this contact with its own name.
+    const saved = await k.as(A.admin, 'POST', '/contacts', { name: 'Helena Manual', number: '5561966660001' });
+    expect(saved.statusCode).toBe(200);
+    const id = saved.json().id;
+    const one = await svc.findOrCreate(A.companyId, { number: '5561966660001', name: 'Camp Cliente 1', channel: 'whatsapp' });
+    expect(one).toMatchObject({ id, name: 'Helena Manual' });
+    const asNumber = await svc.findOrCreate(A.companyId, { number: '5561966660001', name: '5561966660001', nameFrom: 'caller', channel: 'whatsapp', profilePicUrl: 'https://x/h.jpg' });
+    expect(asNumber).toMatchObject({ id, name: 'Helena Manual', profilePicUrl: 'https://x/h.jpg' });
+    const [many, fresh] = await svc.findOrCreateMany!(A.companyId, [
+      { number: '5561966660001', name: 'Camp Cliente 1', channel: 'whatsapp' },
+      { number: '5561966660002', name: 'Camp Cliente 2', channel: 'whatsapp' },
+    ]);
+    expect(many).toMatchObject({ id, name: 'Helena Manual' });
+    expect(fresh).toMatchObject({ name: 'Camp Cliente 2' });
+    expect((await k.db('contacts').where({ id }).first()).name).toBe('Helena Manual');
+    // The sender's own profile name (inbound) still refreshes it, in both paths.
+    expect(await svc.findOrCreate(A.companyId, { number: '5561966660001', name: 'Helena Perfil', nameFrom: 'profile', channel: 'whatsapp' })).toMatchObject({ id, name: 'Helena Perfil' });
+    const [viaMany] = await svc.findOrCreateMany!(A.companyId, [{ number: '5561966660002', name: 'Perfil 2', nameFrom: 'profile', channel: 'whatsapp' }]);
+    expect(viaMany).toMatchObject({ id: fresh.id, name: 'Perfil 2' });
+  });
+
   test('findOrCreate: 20 parallel calls for one number make one row; updates only given, different fields', async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => svc.findOrCreate(A.companyId, { number: '5561977770000', name: i % 2 ? 'Corredor' : undefined, channel: 'whatsapp' })),
+      Array.from({ length: 20 }, (_, i) => svc.findOrCreate(A.companyId, { number: '5561977770000', name: i % 2 ? 'Corredor' : undefined, nameFrom: 'profile', channel: 'whatsapp' })),
     );
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(await k.db('contacts').where({ companyId: A.companyId, number: '5561977770000' }).count({ n: '*' }).first()).toEqual({ n: 1 });
     const id = results[0].id;
 
-    const same = await svc.findOrCreate(A.companyId, { number: '5561977770000', name: 'Corredor', channel: 'whatsapp' });
+    const same = await svc.findOrCreate(A.companyId, { number: '5561977770000', name: 'Corredor', nameFrom: 'profile', channel: 'whatsapp' });
     const again = await svc.findOrCreate(A.companyId, { number: '5561977770000', channel: 'whatsapp' });
     expect(again.updatedAt).toBe(same.updatedAt);
     expect(again.name).toBe('Corredor');
-    const renamed = await svc.findOrCreate(A.companyId, { number: '5561977770000', name: 'Novo nome', channel: 'whatsapp', profilePicUrl: 'https://x/p.jpg', lid: '12345@lid' });
+    const renamed = await svc.findOrCreate(A.companyId, { number: '5561977770000', name: 'Novo nome', nameFrom: 'profile', channel: 'whatsapp', profilePicUrl: 'https://x/p.jpg', lid: '12345@lid' });
     expect(renamed).toMatchObject({ id, name: 'Novo nome', profilePicUrl: 'https://x/p.jpg', lid: '12345@lid' });
     const kept = await svc.findOrCreate(A.companyId, { number: '5561977770000', name: null, channel: 'whatsapp', profilePicUrl: null });
     expect(kept).toMatchObject({ id, name: 'Novo nome', profilePicUrl: 'https://x/p.jpg' });

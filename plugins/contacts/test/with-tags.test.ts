@@ -90,7 +90,7 @@ test('findOrCreateMany fills tagsOut for known, changed and new contacts in the 
   const tagsOut = new Map<number, ContactTagRef[]>();
   const inputs = [
     { number: '5511900000001', channel: 'whatsapp' as const },
-    { number: '5511900000002', name: 'plain renamed', channel: 'whatsapp' as const },
+    { number: '5511900000002', name: 'plain renamed', nameFrom: 'profile' as const, channel: 'whatsapp' as const },
     { number: '5511900000099', name: 'new one', channel: 'whatsapp' as const },
   ];
   const without = await statements(() => svc.findOrCreateMany!(companyA, inputs.map((x) => ({ ...x, name: x.name ? `${x.name}.` : undefined }))));

@@ -86,6 +86,22 @@ describe('external messages API (POST /api/messages/send)', () => {
     await waitFor(() => (graph.to('5511987654321').includes('*Ana:*\nSegunda') ? true : undefined), 10_000);
   });
 
+  test("sending to a contact the tenant saved keeps its name (a new number is named by its number)", async () => {
+    const c = await k.createCompany();
+    const C = { ...c, token: token() };
+    const conn = await k.as(C.admin, 'POST', '/whatsapp', { name: 'Cloud D', channel: 'whatsappapi', facebookPageUserId: String(3000000 + Math.floor(Math.random() * 1e6)), facebookUserToken: 'tok', token: C.token });
+    expect(conn.statusCode).toBe(200);
+    const saved = await k.as(C.admin, 'POST', '/contacts', { name: 'Helena Manual', number: '5511976540001' });
+    expect(saved.statusCode).toBe(200);
+    const res = await send(C.token, { number: '+55 11 97654-0001', body: 'Olá Helena' });
+    expect(res.statusCode).toBe(200);
+    expect((await k.db('tickets').where({ id: res.json().ticketId }).first()).contactId).toBe(saved.json().id);
+    expect((await k.db('contacts').where({ id: saved.json().id }).first()).name).toBe('Helena Manual');
+    const fresh = await send(C.token, { number: '5511976540002', body: 'Olá' });
+    expect(fresh.statusCode).toBe(200);
+    expect((await k.db('contacts').where({ companyId: C.companyId, number: '5511976540002' }).first()).name).toBe('5511976540002');
+  });
+
   test('a media file (multipart "medias") goes out with the body as caption; bad types refused', async () => {
     const A = co.A;
     const m = multipart({ number: '5511912340000', body: 'Segue a foto' }, { field: 'medias', name: 'foto.png', type: 'image/png', data: PNG });

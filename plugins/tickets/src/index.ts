@@ -16,6 +16,7 @@ import { ticketTagRoutes } from './routes/ticket-tags';
 import { listRoutes } from './routes/list';
 import { messageRoutes } from './routes/messages';
 import { subscribeMessageResults } from './services/messages';
+import { subscribeRatings } from './services/ratings';
 import { subscribeInbound } from './services/inbound';
 import { subscribeConversation } from './services/conversation';
 import { InboundPressure } from './services/pressure';
@@ -65,6 +66,8 @@ export default definePlugin<TicketsConfig>({
     await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs), display);
     await messageRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps));
+    // A customer's rating (automation's NPS step) shows on the ticket's row: `userRating`.
+    ctx.onClose(await subscribeRatings(deps));
     // Ingestion first: the conversation turns run fewer at once while the inbound pipeline is busy.
     const pressure = new InboundPressure();
     ctx.onClose((await subscribeInbound(deps, pressure)).close);

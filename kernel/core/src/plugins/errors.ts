@@ -26,8 +26,31 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_MAX_PARAM_LENGTH: 'ERR_VALIDATION',
 };
 
-/** Maps any thrown error to `{status, body}`; never leaks internals of a 5xx. */
-export function toErrorReply(err: FastifyError | AppError | Error): { status: number; body: ErrorBody; log: boolean } {
+/**
+ * Errors the multipart parser (@fastify/busboy, under @fastify/multipart) raises for a malformed body: a
+ * multipart content type without its boundary, a body that ends before its closing boundary (the part's
+ * stream fails while a route reads it). Plain `Error`s without a code, recognised by their messages here,
+ * in the one place every route's errors pass: they are the client's fault (400 ERR_VALIDATION).
+ */
+const MULTIPART_ERRORS = [/^Multipart: Boundary not found$/, /^Boundary required$/, /^Unexpected end of multipart data$/, /terminated early due to unexpected end of multipart data$/, /^Malformed part header$/, /^Unexpected end of form$/];
+
+/**
+ * True when `err` is the multipart parser's refusal of a malformed body (see MULTIPART_ERRORS) or, for a
+ * multipart request (`multipart`), a part's stream closed before its end: the body stopped without its
+ * closing boundary while a route read the part (Node's ERR_STREAM_PREMATURE_CLOSE from `toBuffer`/pipeline).
+ */
+export function isMalformedMultipart(err: Error, multipart = false): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (multipart && code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
+  if (code !== undefined || (err as { statusCode?: unknown }).statusCode !== undefined) return false;
+  return MULTIPART_ERRORS.some((re) => re.test(String(err.message)));
+}
+
+/**
+ * Maps any thrown error to `{status, body}`; never leaks internals of a 5xx. `ctx.multipart`: the request
+ * is multipart/form-data (a part's stream closing early is then the client's malformed body).
+ */
+export function toErrorReply(err: FastifyError | AppError | Error, ctx: { multipart?: boolean } = {}): { status: number; body: ErrorBody; log: boolean } {
   if (err instanceof AppError) return { status: err.statusCode, body: errorBody(err.code, err.message, err.extra), log: err.statusCode >= 500 };
   const fe = err as FastifyError & { validation?: unknown[] };
   if (fe.validation) return { status: 400, body: errorBody('ERR_VALIDATION', fe.message), log: false };
@@ -35,6 +58,7 @@ export function toErrorReply(err: FastifyError | AppError | Error): { status: nu
     const code = FASTIFY_CODES[fe.code];
     return { status: catalogueEntry(code).status, body: errorBody(code, fe.message), log: false };
   }
+  if (isMalformedMultipart(err, ctx.multipart)) return { status: 400, body: errorBody('ERR_VALIDATION', `Malformed multipart body: ${err.message}`), log: false };
   if (fe.statusCode === 429) return { status: 429, body: errorBody('ERR_TOO_MANY_REQUESTS'), log: false };
   // Postgres: invalid text representation / out of range / value too long on user input -> 400.
   const pgCode = (err as { code?: string }).code;
@@ -96,7 +120,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
   });
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body, log } = toErrorReply(err);
+    const multipart = typeof request.isMultipart === 'function' && request.isMultipart();
+    const { status, body, log } = toErrorReply(err, { multipart });
     if (log) request.log.error({ err }, 'request failed');
     else request.log.info({ code: body.error, status }, 'request refused');
     void reply.status(status).send(body);

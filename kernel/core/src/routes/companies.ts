@@ -86,6 +86,9 @@ export const CompanySchema = Type.Object(
     status: Type.Boolean(),
     dueDate: Nullable(Str),
     recurrence: Nullable(Str),
+    /** Attendants and connections recorded for the company (the family's form fields; default 1). */
+    numberAttendants: Type.Integer(),
+    numberConections: Type.Integer(),
     schedules: Type.Array(Type.Unknown()),
     planId: Type.Union([Type.Integer(), Type.Null()]),
     lastLogin: Nullable(Str),
@@ -154,6 +157,8 @@ const companyFields = {
   dueDate: OptText(40),
   recurrence: OptText(20),
   campaignsEnabled: Type.Optional(BoolLike()),
+  numberAttendants: Type.Optional(IntLike({ minimum: 0, maximum: 1_000_000 })),
+  numberConections: Type.Optional(IntLike({ minimum: 0, maximum: 1_000_000 })),
 };
 const CompanyName = Type.String({ minLength: 2, maxLength: 50 });
 const CreateCompanyBody = Type.Object({
@@ -187,6 +192,8 @@ function companyValues(body: CompanyBody): Record<string, unknown> {
   for (const k of ['phone', 'document', 'paymentMethod'] as const) {
     if (body[k] !== undefined) out[k] = body[k]?.trim() || null;
   }
+  if (body.numberAttendants !== undefined) out.numberAttendants = toInt(body.numberAttendants);
+  if (body.numberConections !== undefined) out.numberConections = toInt(body.numberConections);
   const due = parseDueDate(body.dueDate);
   if (due !== undefined) out.dueDate = due;
   if (body.recurrence !== undefined) {

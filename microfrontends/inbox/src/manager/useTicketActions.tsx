@@ -35,7 +35,8 @@ const assignedStatus = (t: Ticket): 'open' | 'group' => (t.isGroup ? 'group' : '
  * answer is applied to the cached lists at once (the socket event confirms it later); failures are
  * toasted (toastError):
  * - accept: {status open|group, userId: me}; a ticket without a department first asks for one
- *   (AcceptTicketModal); then the conversation opens and `onAccepted` runs;
+ *   (AcceptTicketModal) when there are departments to choose (a company without any queue accepts at
+ *   once); then the conversation opens and `onAccepted` runs;
  * - ignore: {status closed, sendFarewellMessage false, amountUsedBotQueues 0};
  * - close: the close flow shared with the conversation header (modals/CloseTicketFlow.tsx: the two
  *   choices, and the tag step when the company requires a tag);
@@ -52,8 +53,13 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
   const [acceptFor, setAcceptFor] = useState<{ ticket: Ticket; mode: 'accept' | 'reopen' } | null>(null);
   const [transferFor, setTransferFor] = useState<Ticket | null>(null);
   const [other, setOther] = useState<OtherTicketInfo | null>(null);
-  const needAllQueues = viewer.admin && acceptFor !== null && !(user?.queues ?? []).length;
-  const allQueues = useQueues(needAllQueues);
+  // The departments the queue step offers: the user's own, else the company's (loaded ahead, so that a
+  // company without any queue - fresh from sign-up - accepts at once, with no step at all).
+  const ownQueues = user?.queues ?? [];
+  const allQueues = useQueues(!ownQueues.length);
+  const acceptQueues = ownQueues.length ? ownQueues : (allQueues.data ?? []);
+  /** True when the company is known to have no queue to choose: the queue step is skipped. */
+  const noQueueToChoose = !ownQueues.length && allQueues.isSuccess && acceptQueues.length === 0;
 
   const run = useCallback(
     async (ticket: Ticket, body: UpdateTicketBody, after: (answer: Ticket) => void): Promise<boolean> => {
@@ -108,24 +114,24 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
         if (t.status !== 'pending') navigate(`/tickets/${t.uuid}`);
       },
       accept: (t: Ticket) => {
-        if (t.queueId == null && !t.isGroup) setAcceptFor({ ticket: t, mode: 'accept' });
+        if (t.queueId == null && !t.isGroup && !noQueueToChoose) setAcceptFor({ ticket: t, mode: 'accept' });
         else void run(t, { status: assignedStatus(t), userId: viewer.id }, (a) => openAnswer(t, a));
       },
       ignore: (t: Ticket) => void run(t, { status: 'closed', sendFarewellMessage: false, amountUsedBotQueues: 0 }, () => leaveIfOpen(t)),
       close: (t: Ticket) => closeStart(t),
       reopen: (t: Ticket) => {
-        if (t.queueId == null && !t.isGroup) setAcceptFor({ ticket: t, mode: 'reopen' });
+        if (t.queueId == null && !t.isGroup && !noQueueToChoose) setAcceptFor({ ticket: t, mode: 'reopen' });
         else void run(t, { status: assignedStatus(t), userId: viewer.id }, (a) => openAnswer(t, a));
       },
       transfer: (t: Ticket) => setTransferFor(t),
     }),
-    [closeStart, leaveIfOpen, navigate, openAnswer, run, viewer.id],
+    [closeStart, leaveIfOpen, navigate, noQueueToChoose, openAnswer, run, viewer.id],
   );
 
-  const acceptWithQueue = (queueId: number) => {
+  const acceptWithQueue = (queueId: number | null) => {
     const target = acceptFor?.ticket;
     if (!target) return;
-    void run(target, { status: assignedStatus(target), userId: viewer.id, queueId }, (a) => {
+    void run(target, { status: assignedStatus(target), userId: viewer.id, ...(queueId !== null ? { queueId } : {}) }, (a) => {
       setAcceptFor(null);
       openAnswer(target, a);
     });
@@ -141,8 +147,6 @@ export function useTicketActions({ viewer, openUuid, onAccepted }: { viewer: Vie
       navigate('/tickets');
     });
   };
-
-  const acceptQueues = (user?.queues ?? []).length ? (user?.queues ?? []) : (allQueues.data ?? []);
 
   const dialogs = (
     <>

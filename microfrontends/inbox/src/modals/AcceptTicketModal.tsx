@@ -7,9 +7,11 @@ import { DialogActions, DialogForm } from './Dialogs';
 /**
  * The queue-selection step of accepting (or reopening) a ticket that has no department (spec 2-tickets.md
  * §4 "pending without a queue: accept or reopen opens a queue-selection step"). A queue is required
- * ('Selecione uma fila'); `onSubmit(queueId)` runs the transition.
+ * ('Selecione uma fila'); `onSubmit(queueId)` runs the transition. With no department to offer (the
+ * company has none yet) there is nothing to choose: the step confirms and `onSubmit(null)` lets the server
+ * decide.
  */
-export function AcceptTicketModal({ ticket, mode = 'accept', queues, busy = false, onSubmit, onClose }: { ticket: Ticket | null; mode?: 'accept' | 'reopen'; queues: QueueRef[]; busy?: boolean; onSubmit: (queueId: number) => void; onClose: () => void }) {
+export function AcceptTicketModal({ ticket, mode = 'accept', queues, busy = false, onSubmit, onClose }: { ticket: Ticket | null; mode?: 'accept' | 'reopen'; queues: QueueRef[]; busy?: boolean; onSubmit: (queueId: number | null) => void; onClose: () => void }) {
   const { t } = useTranslation('inbox');
   const [queueId, setQueueId] = useState('');
   const [error, setError] = useState<string | false>(false);
@@ -23,6 +25,10 @@ export function AcceptTicketModal({ ticket, mode = 'accept', queues, busy = fals
         data-testid="accept-form"
         onSubmit={(e) => {
           e.preventDefault();
+          if (!queues.length) {
+            onSubmit(null);
+            return;
+          }
           const id = Number(queueId);
           if (!id) {
             setError(t('validation.queueRequired'));
@@ -31,14 +37,16 @@ export function AcceptTicketModal({ ticket, mode = 'accept', queues, busy = fals
           onSubmit(id);
         }}
       >
-        <SelectField label={t('accept.queue')} value={queueId} error={error} onChange={(e) => { setQueueId(e.target.value); setError(false); }} data-testid="accept-queue">
-          <option value="">{t('validation.queueRequired')}</option>
-          {queues.map((q) => (
-            <option key={q.id} value={q.id}>
-              {q.name}
-            </option>
-          ))}
-        </SelectField>
+        {queues.length > 0 && (
+          <SelectField label={t('accept.queue')} value={queueId} error={error} onChange={(e) => { setQueueId(e.target.value); setError(false); }} data-testid="accept-queue">
+            <option value="">{t('validation.queueRequired')}</option>
+            {queues.map((q) => (
+              <option key={q.id} value={q.id}>
+                {q.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
         <DialogActions>
           <Button variant="text" onClick={onClose}>
             {t('common.cancel')}

@@ -55,6 +55,15 @@ function mapDuplicate(err: unknown): never {
 }
 
 /** Parses an optional `lgpdAcceptedAt`: '' / null -> null; a date-time -> Date; else 400. */
+/**
+ * The naming rule of every find-or-create by number, in one place (see FindOrCreateInput): true when the
+ * input's `name` may rename an existing contact - only the contact's own profile name from the channel.
+ * A campaign list's, an API call's or any other caller's name only names the contact it creates.
+ */
+export function renamesExisting(input: Pick<FindOrCreateInput, 'nameFrom'>): boolean {
+  return input.nameFrom === 'profile';
+}
+
 function lgpdDate(v: string | null | undefined): Date | null | undefined {
   if (v === undefined) return undefined;
   if (v === null || v.trim() === '') return null;
@@ -543,6 +552,8 @@ export class ContactStore implements ContactsService {
     const number = String(input.number ?? '').trim();
     if (!number || number.length > 100) throw new AppError('ERR_VALIDATION', 'number must have 1 to 100 characters');
     const name = input.name?.trim().slice(0, 255) || null;
+    // The naming rule (FindOrCreateInput): only a profile name renames an existing contact.
+    const rename = renamesExisting(input) ? name : null;
     const pic = input.profilePicUrl || null;
     const lid = input.lid || null;
     const jid = input.remoteJid || null;
@@ -564,8 +575,8 @@ export class ContactStore implements ContactsService {
        RETURNING *, (xmax = 0) AS inserted`,
       [
         companyId, name ?? number, number, input.channel, input.isGroup ?? false, jid, lid, pic, acceptAudio,
-        name, pic, lid, jid,
-        name, name, pic, pic, lid, lid, jid, jid,
+        rename, pic, lid, jid,
+        rename, rename, pic, pic, lid, lid, jid, jid,
       ],
     );
     let contact: Contact;
@@ -591,15 +602,18 @@ export class ContactStore implements ContactsService {
   async findOrCreateMany(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction, opts: { tagsOut?: Map<number, ContactTagRef[]> } = {}): Promise<Contact[]> {
     if (!inputs.length) return [];
     const tagsOut = opts.tagsOut;
-    type Wanted = { number: string; name: string | null; pic: string | null; lid: string | null; jid: string | null; channel: ContactChannel; isGroup: boolean };
+    // `name` names a created contact; `rename` (a profile name only: FindOrCreateInput) an existing one.
+    type Wanted = { number: string; name: string | null; rename: string | null; pic: string | null; lid: string | null; jid: string | null; channel: ContactChannel; isGroup: boolean };
     const byNumber = new Map<string, Wanted>();
     const numbers = inputs.map((input) => {
       const number = String(input.number ?? '').trim();
       if (!number || number.length > 100) throw new AppError('ERR_VALIDATION', 'number must have 1 to 100 characters');
       const prev = byNumber.get(number);
+      const name = input.name?.trim().slice(0, 255) || null;
       byNumber.set(number, {
         number,
-        name: input.name?.trim().slice(0, 255) || prev?.name || null,
+        name: name || prev?.name || null,
+        rename: (renamesExisting(input) ? name : null) || prev?.rename || null,
         pic: input.profilePicUrl || prev?.pic || null,
         lid: input.lid || prev?.lid || null,
         jid: input.remoteJid || prev?.jid || null,
@@ -619,7 +633,7 @@ export class ContactStore implements ContactsService {
     // The common case (known contacts, nothing new about them) is this one read.
     for (const r of (await withLinks(q('contacts').where({ companyId }).whereIn('number', wanted.map((w) => w.number)))) as Record<string, unknown>[]) rows.set(String(r.number), r);
     const differs = (w: Wanted, r: Record<string, unknown>) =>
-      (w.name !== null && r.name !== w.name) || (w.pic !== null && r.profilePicUrl !== w.pic) || (w.lid !== null && r.lid !== w.lid) || (w.jid !== null && r.remoteJid !== w.jid);
+      (w.rename !== null && r.name !== w.rename) || (w.pic !== null && r.profilePicUrl !== w.pic) || (w.lid !== null && r.lid !== w.lid) || (w.jid !== null && r.remoteJid !== w.jid);
     const missing = wanted.filter((w) => !rows.has(w.number));
     if (missing.length) {
       const acceptAudio = await this.shouldAcceptAudio(companyId);
@@ -651,7 +665,7 @@ export class ContactStore implements ContactsService {
              OR (i.lid IS NOT NULL AND c.lid IS DISTINCT FROM i.lid)
              OR (i.jid IS NOT NULL AND c.remote_jid IS DISTINCT FROM i.jid))
          RETURNING c.*${tagsOut ? `, ${tagLinksColumn('c')}` : ''}`,
-        [...changes.flatMap((w) => [w.number, w.name, w.pic, w.lid, w.jid]), companyId],
+        [...changes.flatMap((w) => [w.number, w.rename, w.pic, w.lid, w.jid]), companyId],
       );
       for (const r of updated as Record<string, unknown>[]) {
         const row = camelRow(r);
@@ -665,7 +679,7 @@ export class ContactStore implements ContactsService {
       if (found.has(w.number)) continue;
       const r = rows.get(w.number);
       // A contact deleted between the statements: the single-row path recreates it.
-      found.set(w.number, r ? this.toContact(r) : await this.findOrCreate(companyId, { number: w.number, name: w.name, channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic }, trx));
+      found.set(w.number, r ? this.toContact(r) : await this.findOrCreate(companyId, { number: w.number, name: w.rename ?? w.name, nameFrom: w.rename !== null ? 'profile' : 'caller', channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic }, trx));
     }
     if (tagsOut) {
       // Created contacts have no tags; the others' links came with their rows.

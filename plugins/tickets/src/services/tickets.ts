@@ -192,6 +192,15 @@ export async function requireQueue(deps: TicketsDeps, companyId: number, queueId
   return q;
 }
 
+/**
+ * Whether a ticket of the company must have a department to be served: only when the company has queues
+ * to choose from. A company fresh from sign-up has none, and its tickets are accepted, reopened and opened
+ * without one (the UI's queue step likewise appears only where there are queues).
+ */
+export async function companyNeedsQueue(deps: TicketsDeps, companyId: number): Promise<boolean> {
+  return (await deps.queues.listQueues(companyId)).length > 0;
+}
+
 /** The owner facts of an active ticket, as the ERR_OTHER_OPEN_TICKET answer carries them. */
 async function ownerFacts(deps: TicketsDeps, t: TicketRow): Promise<Record<string, unknown>> {
   const [user, queue] = await Promise.all([
@@ -221,7 +230,7 @@ export async function otherOpenTicketError(deps: TicketsDeps, t: TicketRow): Pro
  * POST /tickets: opens a ticket for `contactId`, assigned to the caller (status 'group' for group contacts,
  * else 'open'; acceptedAt now; isBot false). Connection: `body.whatsappId` (404 ERR_NO_WAPP_FOUND), else the
  * caller's `whatsappId`, else the company's default for the contact's channel (404 ERR_NO_DEF_WAPP_FOUND).
- * Queue: required unless the caller is admin (400 ERR_VALIDATION 'Selecione uma fila'); must be the
+ * Queue: required unless the caller is admin or the company has no queue (400 ERR_VALIDATION 'Selecione uma fila'); must be the
  * company's (404 ERR_NO_QUEUE_FOUND); a plain user only in one of their queues (403 ERR_NO_PERMISSION).
  * An active ticket of the contact on that connection -> 409 ERR_OTHER_OPEN_TICKET with its owner facts
  * (race-safe through the unique index). A closed ticket of the same contact and connection updated less than
@@ -246,7 +255,7 @@ export async function createTicket(deps: TicketsDeps, auth: AuthUser, body: Crea
 
   const queueId = body.queueId ?? null;
   if (queueId === null) {
-    if (!isAdmin(auth)) throw new AppError('ERR_VALIDATION', 'Selecione uma fila');
+    if (!isAdmin(auth) && (await companyNeedsQueue(deps, companyId))) throw new AppError('ERR_VALIDATION', 'Selecione uma fila');
   } else {
     await requireQueue(deps, companyId, queueId);
     if (!auth.super && String(caller.profile).toLowerCase() === 'user') {
@@ -381,7 +390,7 @@ const HANDLERS: Record<TicketAction, (x: Transition) => Promise<TicketRow>> = {
     const q = await bodyQueue(x);
     const queueId = q ? q.id : x.t.queueId;
     // Group tickets are served by group-allowed users whatever their queue: they need none.
-    if (queueId === null && !x.t.isGroup) throw new AppError('ERR_VALIDATION', 'queue required');
+    if (queueId === null && !x.t.isGroup && (await companyNeedsQueue(x.deps, x.t.companyId))) throw new AppError('ERR_VALIDATION', 'queue required');
     let t = await save(x, { status: assignedStatus(x.t), userId: x.viewer.id, queueId, acceptedAt: x.trx.fn.now(), isBot: x.body.isBot ?? false });
     if (queueId !== x.t.queueId) await logTicket(x.trx, t, 'queue', x.viewer.id, queueId);
     await logTicket(x.trx, t, 'open', x.viewer.id, queueId);
@@ -473,13 +482,14 @@ const HANDLERS: Record<TicketAction, (x: Transition) => Promise<TicketRow>> = {
   },
 
   /**
-   * closed -> open/group assigned to the caller (queue from the body or kept; none -> 400 'queue required').
+   * closed -> open/group assigned to the caller (queue from the body or kept; none -> 400 'queue required'
+   * when the company has queues).
    * When another active ticket exists for the contact and connection, that ticket is returned unchanged.
    */
   async reopen(x) {
     const q = await bodyQueue(x);
     const queueId = q ? q.id : x.t.queueId;
-    if (queueId === null && !x.t.isGroup) throw new AppError('ERR_VALIDATION', 'queue required');
+    if (queueId === null && !x.t.isGroup && (await companyNeedsQueue(x.deps, x.t.companyId))) throw new AppError('ERR_VALIDATION', 'queue required');
     const other = await findActive(x.trx, x.t.companyId, x.t.contactId, x.t.whatsappId);
     if (other) return other;
     let t: TicketRow;
@@ -538,7 +548,7 @@ async function finishTransfer(x: Transition, saved: TicketRow, q: { id: number; 
  * PUT /tickets/:id: runs the transition the body asks for (see TRANSITIONS) in one transaction holding the
  * ticket's row lock. 404 ERR_NO_TICKET_FOUND outside the company; 403 ERR_NO_PERMISSION when the caller
  * cannot see the ticket; 400 ERR_INVALID_TRANSITION for a pair not in the table; 400 ERR_VALIDATION 'queue
- * required' (accept/reopen without a queue); 404 ERR_NO_USER_FOUND / ERR_NO_QUEUE_FOUND for unknown targets;
+ * required' (accept/reopen without a queue, in a company that has queues: companyNeedsQueue); 404 ERR_NO_USER_FOUND / ERR_NO_QUEUE_FOUND for unknown targets;
  * 400 ERR_REQUIRED_TAG. Returns the ticket to answer: the updated one, or (reopen conflict) the other
  * active ticket of the contact, unchanged.
  */

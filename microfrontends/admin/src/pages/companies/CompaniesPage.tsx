@@ -131,9 +131,12 @@ export function CompaniesPage() {
   );
 }
 
-/** The company form's rules (spec 1-platform.md §5): name 2-50, e-mail required and valid, plan required; the password (of the company's first admin) on create. */
+/** A whole number (numberAttendants, numberConections). */
+const wholeNumber = () => yup.string().required('validation.required').matches(/^\s*\d{1,6}\s*$/, 'admin:companies.form.badNumber');
+
+/** The company form's rules (spec 1-platform.md §5): name 2-50, e-mail required and valid, plan required, numberAttendants and numberConections numeric; the password (of the company's first admin) on create. */
 const companySchema = (creating: boolean) =>
-  yup.object({ name: rules.name(), email: rules.email(), planId: yup.string().required('validation.required'), password: rules.password(creating), dueDate: yup.string().matches(/^(\d{4}-\d{2}-\d{2})?$/, 'validation.required') });
+  yup.object({ name: rules.name(), email: rules.email(), planId: yup.string().required('validation.required'), password: rules.password(creating), dueDate: yup.string().matches(/^(\d{4}-\d{2}-\d{2})?$/, 'validation.required'), numberAttendants: wholeNumber(), numberConections: wholeNumber() });
 
 function CompanyModal({ company, onClose, onSaved }: { company: AdminCompany | null; onClose: () => void; onSaved: (c: AdminCompany) => void }) {
   const { t } = useTranslation('admin');
@@ -150,6 +153,8 @@ function CompanyModal({ company, onClose, onSaved }: { company: AdminCompany | n
       status: company?.status ?? true,
       dueDate: company?.dueDate?.slice(0, 10) ?? '',
       recurrence: company?.recurrence ?? 'MONTHLY',
+      numberAttendants: String(company?.numberAttendants ?? 1),
+      numberConections: String(company?.numberConections ?? 1),
     },
     validationSchema: companySchema(creating),
     onSubmit: async (v) => {
@@ -163,6 +168,8 @@ function CompanyModal({ company, onClose, onSaved }: { company: AdminCompany | n
         // An empty or invalid due date is sent as null (spec §5).
         dueDate: /^\d{4}-\d{2}-\d{2}$/.test(v.dueDate) ? v.dueDate : null,
         recurrence: v.recurrence || null,
+        numberAttendants: Number(v.numberAttendants),
+        numberConections: Number(v.numberConections),
       };
       if (v.password) body.password = v.password;
       try {
@@ -201,6 +208,8 @@ function CompanyModal({ company, onClose, onSaved }: { company: AdminCompany | n
               </option>
             ))}
           </SelectField>
+          <TextField label={t('companies.form.numberAttendants')} inputMode="numeric" {...field('numberAttendants')} data-testid="company-attendants" />
+          <TextField label={t('companies.form.numberConections')} inputMode="numeric" {...field('numberConections')} data-testid="company-connections" />
           <CheckboxField label={t('companies.form.active')} checked={formik.values.status} onChange={(v) => void formik.setFieldValue('status', v)} />
         </FormGrid>
         <DialogActions>

@@ -15,6 +15,9 @@ export interface AdminCompany {
   /** `YYYY-MM-DD` or null. */
   dueDate: string | null;
   recurrence: string | null;
+  /** Attendants and connections recorded for the company (numeric, default 1). */
+  numberAttendants?: number;
+  numberConections?: number;
   planId: number | null;
   lastLogin: string | null;
   createdAt: string;
@@ -31,6 +34,9 @@ export interface CompanyInput {
   status: boolean;
   dueDate: string | null;
   recurrence: string | null;
+  /** Attendants and connections recorded for the company (numeric, default 1). */
+  numberAttendants?: number;
+  numberConections?: number;
 }
 
 /** The five periods (spec 1-platform.md §3) and their months (§9). */

@@ -287,7 +287,7 @@ function ConnectionForm({ connection, channel, onClose, onSaved }: { connection:
         <div hidden={tab !== 'integrations'}>
           <FormGrid>
             <SelectField label={t('connections.form.integration')} {...field('integrationId')}>
-              <option value="">{integrations.data?.length ? t('connections.form.none') : t('queues.form.noIntegrations')}</option>
+              <option value="">{integrations.data?.length ? t('connections.form.none') : t('connections.form.noIntegrations')}</option>
               {(integrations.data ?? []).map((x) => (
                 <option key={x.id} value={String(x.id)}>
                   {x.name}
@@ -295,7 +295,7 @@ function ConnectionForm({ connection, channel, onClose, onSaved }: { connection:
               ))}
             </SelectField>
             <SelectField label={t('connections.form.prompt')} {...field('promptId')}>
-              <option value="">{prompts.data?.length ? t('connections.form.none') : t('queues.form.noPrompts')}</option>
+              <option value="">{prompts.data?.length ? t('connections.form.none') : t('connections.form.noPrompts')}</option>
               {(prompts.data ?? []).map((x) => (
                 <option key={x.id} value={String(x.id)}>
                   {x.name}
@@ -330,7 +330,7 @@ function ConnectionForm({ connection, channel, onClose, onSaved }: { connection:
             <SelectField label={t('connections.form.timeSendQueue')} {...field('timeSendQueue')}>
               {SEND_QUEUE_MINUTES.map((m) => (
                 <option key={m} value={String(m)}>
-                  {m === 0 ? t('connections.form.disabled') : t('queues.form.minutes', { count: m })}
+                  {m === 0 ? t('connections.form.disabled') : t('connections.form.minutes', { count: m })}
                 </option>
               ))}
             </SelectField>

@@ -20,6 +20,8 @@ interface Values {
   currentPassword: string;
   profile: UserInput['profile'];
   whatsappId: string;
+  /** The user's WhatsApp number as typed (digits kept on save). */
+  wpp: string;
   startWork: string;
   endWork: string;
   farewellMessage: string;
@@ -40,6 +42,10 @@ export const userSchema = (creating: boolean, self = false) =>
     email: rules.email(),
     password: rules.password(creating),
     currentPassword: self ? yup.string().when('password', { is: (v: string | undefined) => Boolean(v), then: (s) => s.required('validation.required') }) : yup.string(),
+    // Optional; when given, 10 to 15 digits (country and area code), whatever the punctuation.
+    wpp: yup
+      .string()
+      .test('wpp', 'validation.invalidPhone', (v) => !v?.trim() || (/^[+0-9 ().-]+$/.test(v) && /^\d{10,15}$/.test(v.replace(/\D/g, '')))),
     startWork: rules.time(),
     endWork: rules.time(),
   });
@@ -54,6 +60,7 @@ function initialValues(user: AdminUser | null): Values {
     currentPassword: '',
     profile: (['admin', 'user', 'supervisor'].includes(String(user?.profile)) ? user?.profile : 'user') as Values['profile'],
     whatsappId: user?.whatsappId ? String(user.whatsappId) : '',
+    wpp: user?.wpp ?? '',
     startWork: user?.startWork || '00:00',
     endWork: user?.endWork || '23:59',
     farewellMessage: user?.farewellMessage ?? '',
@@ -67,7 +74,7 @@ function initialValues(user: AdminUser | null): Values {
 
 /**
  * Add/edit a user (spec 2-tickets.md §3 "User", §5; 1-platform.md §5): name, e-mail, password (optional on
- * edit), profile, queues, default connection, work hours (time inputs, 10-minute steps, default 00:00 to
+ * edit), profile, queues, default connection, the user's WhatsApp number (where password reset codes go), work hours (time inputs, 10-minute steps, default 00:00 to
  * 23:59), farewell message, see all tickets, allow groups, theme, menu, language, and a profile image
  * uploaded after the save. Validation messages come from the shared rules; server errors (duplicate e-mail,
  * the plan's user limit…) show as the error toast; the submit button is disabled while saving.
@@ -95,6 +102,7 @@ export function UserModal({ user, onClose, onSaved }: { user: AdminUser | null; 
         profile: values.profile,
         queueIds,
         whatsappId: values.whatsappId ? Number(values.whatsappId) : null,
+        wpp: values.wpp.replace(/\D/g, '') || null,
         startWork: values.startWork,
         endWork: values.endWork,
         farewellMessage: values.farewellMessage,
@@ -190,6 +198,7 @@ export function UserModal({ user, onClose, onSaved }: { user: AdminUser | null; 
               </option>
             ))}
           </SelectField>
+          <TextField label={t('users.form.wpp')} type="tel" inputMode="tel" autoComplete="off" helperText={t('users.form.wppHelp')} {...field('wpp')} data-testid="user-wpp" />
           <SelectField label={t('users.form.language')} {...field('language')}>
             <option value="">{t('users.form.languageDefault')}</option>
             {LANGUAGES.map((l) => (

@@ -15,6 +15,8 @@ export interface AdminUser extends SessionUser {
   allowGroup: boolean;
   farewellMessage: string | null;
   whatsappId: number | null;
+  /** The user's own WhatsApp number (digits): where password reset codes go. */
+  wpp?: string | null;
   profileImageUrl?: string | null;
   queues?: { id: number; name: string; color: string }[];
   createdAt: string;
@@ -30,6 +32,8 @@ export interface UserInput {
   profile: 'admin' | 'user' | 'supervisor';
   queueIds: number[];
   whatsappId: number | null;
+  /** The user's WhatsApp number, digits only (null clears it): password reset by WhatsApp sends the code here. */
+  wpp?: string | null;
   startWork: string;
   endWork: string;
   farewellMessage: string;

@@ -237,8 +237,13 @@ const Board = styled.div`
   padding-bottom: ${(p) => p.theme.space(1)};
 `;
 
+// Every lane is 300 px wide whatever its cards hold: a flex item's default minimum (its content's width)
+// let the default lane grow to its longest last message and push the tag lanes off-screen.
 const Column = styled.section<{ $over: boolean }>`
   flex: 0 0 300px;
+  width: 300px;
+  min-width: 0;
+  max-width: 300px;
   display: flex;
   flex-direction: column;
   min-height: 0;
@@ -322,6 +327,8 @@ function LaneColumn({ lane, filters }: { lane: Lane; filters: BoardFilters }) {
 
 const CardBox = styled.article<{ $dragging?: boolean; $overlay?: boolean }>`
   display: flex;
+  min-width: 0;
+  overflow-wrap: anywhere;
   flex-direction: column;
   gap: 4px;
   padding: 10px 12px;

@@ -67,7 +67,7 @@ export class Announcer {
         .fetchProfile(p.env.companyId, p.env.connectionId, p.env.thread.externalId)
         .then((profile) =>
           profile?.name
-            ? this.deps.contacts.findOrCreate(p.env.companyId, { number: c.number, name: profile.name, channel: p.env.channel, isGroup: false, profilePicUrl: profile.pictureUrl })
+            ? this.deps.contacts.findOrCreate(p.env.companyId, { number: c.number, name: profile.name, nameFrom: 'profile', channel: p.env.channel, isGroup: false, profilePicUrl: profile.pictureUrl })
             : undefined,
         )
         .catch((err: unknown) => this.deps.log.debug({ err, contactId: c.id }, 'inbound: profile lookup failed'));

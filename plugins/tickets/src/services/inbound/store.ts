@@ -117,6 +117,8 @@ async function contactsOf(deps: TicketsDeps, trx: Knex.Transaction, live: Item[]
     g.inputs.push({
       number: e.thread.externalId,
       name: e.thread.isGroup ? e.thread.name : inbound ? e.sender?.name : undefined,
+      // The channel's own name of the thread (group subject, sender's profile): it refreshes the stored one.
+      nameFrom: 'profile',
       channel: e.channel,
       isGroup: e.thread.isGroup,
       lid: !e.thread.isGroup && inbound ? e.sender?.lid : undefined,
@@ -124,7 +126,7 @@ async function contactsOf(deps: TicketsDeps, trx: Knex.Transaction, live: Item[]
     });
     g.slots.push({ item: i, kind: 'thread' });
     if (e.thread.isGroup && inbound && e.sender) {
-      g.inputs.push({ number: e.sender.phone || e.sender.externalId, name: e.sender.name, channel: e.channel, isGroup: false, lid: e.sender.lid, remoteJid: e.sender.jid });
+      g.inputs.push({ number: e.sender.phone || e.sender.externalId, name: e.sender.name, nameFrom: 'profile', channel: e.channel, isGroup: false, lid: e.sender.lid, remoteJid: e.sender.jid });
       g.slots.push({ item: i, kind: 'participant' });
     }
   }

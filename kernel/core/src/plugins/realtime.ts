@@ -55,7 +55,39 @@ interface EngineTransportLike {
 }
 interface EngineSocketLike {
   transport?: EngineTransportLike;
+  upgraded?: boolean;
+  readyState?: string;
   on(event: 'upgrade', listener: (transport: EngineTransportLike) => void): void;
+  once?(event: 'upgrade' | 'close', listener: () => void): void;
+  off?(event: 'upgrade' | 'close', listener: () => void): void;
+  /** The credentials headers of its websocket upgrade request (set by the hub's engine middleware). */
+  atendoUpgradeHeaders?: CookieCredentials;
+}
+
+/** The headers a cookie authentication reads: the cookie, and where the request came from. */
+interface CookieCredentials {
+  cookie?: string;
+  origin?: string;
+  /** `Sec-Fetch-Site` (browsers send it; `cross-site` / `same-site` without an Origin is refused). */
+  site?: string;
+}
+
+/** How long a handshake made on long-polling without the session cookie waits for the websocket upgrade that carries it. */
+export const UPGRADE_WAIT_MS = 10_000;
+
+/** True when a request carries the refresh cookie (`jrt`). */
+function hasSessionCookie(cookie: string | undefined): cookie is string {
+  return typeof cookie === 'string' && /(?:^|;\s*)jrt=/.test(cookie);
+}
+
+/**
+ * Whether a cookie-authenticated request may come from `origin`: one of FRONTEND_URL's origins; with no
+ * Origin header (same-origin long-polling GETs of some browsers, non-browser clients), unless the browser
+ * says the request is cross-site or same-site (`Sec-Fetch-Site`).
+ */
+export function originAllowed(allowed: ReadonlySet<string>, origin: string | undefined, site: string | undefined): boolean {
+  if (origin) return allowed.has(origin.replace(/\/+$/, ''));
+  return site !== 'cross-site' && site !== 'same-site';
 }
 
 /**
@@ -173,13 +205,31 @@ export class RealtimeHub implements Realtime {
       adapter: ReplayAdapter as never,
     });
     this.sessions = new SocketSessions(app, this.io, opts.guard, (socket) => this.joinAudiences(socket));
+    // The headers of websocket upgrade requests, kept on their engine.io connection: a client that opened on
+    // HTTP long-polling without credentials presents its cookie there (see cookieCredentials).
+    this.io.engine.use((req: { _query?: Record<string, string>; headers: Record<string, string | string[] | undefined> }, _res: unknown, next: () => void) => {
+      const sid = req._query?.sid;
+      if (sid && req._query?.transport === 'websocket') {
+        const conn = (this.io.engine as unknown as { clients: Record<string, EngineSocketLike> }).clients[sid];
+        if (conn) conn.atendoUpgradeHeaders = { cookie: req.headers.cookie as string | undefined, origin: req.headers.origin as string | undefined, site: req.headers['sec-fetch-site'] as string | undefined };
+      }
+      next();
+    });
+    const allowed = new Set(opts.origins.map((o) => o.replace(/\/+$/, '')));
     this.io.use((socket, next) => {
       const hs = socket.handshake;
       const raw = (hs.auth?.token as string | undefined) ?? (typeof hs.query.token === 'string' ? hs.query.token : undefined);
       const header = raw ? `Bearer ${raw}` : hs.headers.authorization;
-      const cookie = hs.headers.cookie;
       const sessionAuth = opts.sessionAuth;
-      const byCookie = !header && cookie && sessionAuth ? () => sessionAuth(cookie) : undefined;
+      const byCookie = !header && sessionAuth
+        ? async () => {
+            const creds = await this.cookieCredentials(socket);
+            if (!creds) return undefined;
+            // Cross-site websocket hijacking: a cookie authenticates only a request from an allowed origin.
+            if (!originAllowed(allowed, creds.origin, creds.site)) throw new AppError('ERR_NO_PERMISSION', 'This origin may not use the session cookie');
+            return sessionAuth(creds.cookie);
+          }
+        : undefined;
       this.sessions.authenticate(header, byCookie).then(
         ({ user, session }) => {
           socket.data.user = user;
@@ -253,6 +303,35 @@ export class RealtimeHub implements Realtime {
         if (!left || left.size === 0) opts.onPresence?.(user, false);
       });
     });
+  }
+
+  /**
+   * The cookie a token-less handshake authenticates with, and the origin it came from: the handshake
+   * request's, or, when that request had no session cookie and the connection is on HTTP long-polling (the
+   * family's sockets opened with no options: cross-origin polling requests carry no cookie), the websocket
+   * upgrade's, waited for at most UPGRADE_WAIT_MS (the client probes the upgrade at once). Undefined when
+   * no request of the connection carried the cookie.
+   */
+  private async cookieCredentials(socket: Socket): Promise<(CookieCredentials & { cookie: string }) | undefined> {
+    const hs = socket.handshake;
+    const first: CookieCredentials = { cookie: hs.headers.cookie, origin: hs.headers.origin, site: hs.headers['sec-fetch-site'] as string | undefined };
+    if (hasSessionCookie(first.cookie)) return first as CookieCredentials & { cookie: string };
+    const conn = socket.conn as unknown as EngineSocketLike;
+    if (!conn.atendoUpgradeHeaders && !conn.upgraded && conn.transport?.name === 'polling' && conn.once && conn.off) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          conn.off!('upgrade', done);
+          conn.off!('close', done);
+          resolve();
+        };
+        const timer = setTimeout(done, UPGRADE_WAIT_MS);
+        conn.once!('upgrade', done);
+        conn.once!('close', done);
+      });
+    }
+    const up = conn.atendoUpgradeHeaders;
+    return up && hasSessionCookie(up.cookie) ? (up as CookieCredentials & { cookie: string }) : undefined;
   }
 
   /** Starts consuming the bus fan-out (not needed with local fan-out). */

@@ -166,7 +166,7 @@ export function DashboardPage() {
                   <YAxis allowDecimals={false} />
                   <Tooltip />
                   <Bar dataKey="total" name={t('columns.tickets')}>
-                    {(perQueue.data?.data ?? []).map((r) => (
+                    {(perQueue.data ?? []).map((r) => (
                       <Cell key={r.queueId} fill={r.color} />
                     ))}
                   </Bar>

@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
 import type { Knex } from 'knex';
-import { audienceResolvers, CHANNEL_TOPICS, companyChanged, identityService, userExtensions, planChanged, resetCodeIssued, sessionsChanged, type AuthUser, type Bus, type PluginContext, type PluginDefinition, type Topic, type TypeBoxTypeProvider } from '@atendo/sdk';
+import { audienceResolvers, chatBoxGuards, CHANNEL_TOPICS, companyChanged, identityService, userExtensions, planChanged, resetCodeIssued, sessionsChanged, type AuthUser, type Bus, type PluginContext, type PluginDefinition, type Topic, type TypeBoxTypeProvider } from '@atendo/sdk';
 import { loadConfig, type KernelConfig, type RawConfig } from './config';
 import { createKnex, migrate, startEmbeddedPostgres, type EmbeddedServer } from './db';
 import { createBus, InProcessBus } from './bus';
@@ -398,9 +398,10 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     const sorted = sortPlugins(defs);
     checkDeclarations(sorted, KERNEL_TOPICS);
     const extensions = new Extensions();
-    // Kernel-owned extension points: user record extensions and socket audience resolvers.
+    // Kernel-owned extension points: user record extensions, socket audience resolvers and chat-box join guards.
     extensions.declareAs('kernel', userExtensions).onContribute((ext) => identity.registerUserExtension(ext));
     extensions.declareAs('kernel', audienceResolvers).onContribute((resolver) => realtime.registerAudienceResolver(resolver));
+    extensions.declareAs('kernel', chatBoxGuards).onContribute((guard) => realtime.registerChatBoxGuard(guard));
     for (const def of sorted) {
       if (def.migrationsDir && !opts.skipMigrations) await migrate(db, def.id, def.migrationsDir, def.migrationRenames);
     }

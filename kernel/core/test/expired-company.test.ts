@@ -80,6 +80,60 @@ describe('expired companies (spec 1-platform.md §4 sign-in, /financeiro-aberto)
     ok.close();
   });
 
+  describe('open sockets of a company that expires (issue 37 item 3: the same lock as REST)', () => {
+    let late: { companyId: number; planId: number; admin: TestUser };
+    let base: string;
+    beforeAll(async () => {
+      base = await k.listen();
+      late = await k.createCompany({ name: 'Vence Agora Ltda' });
+      await k.db('companies').where({ id: late.companyId }).update({ dueDate: day(5) });
+      k.app.sessionGuard.changed({ companyId: late.companyId });
+    });
+    /** The due date passes behind the API's back (no company.changed), and the guard's cached copy (60 s) ages out. */
+    const passDueDate = async () => {
+      await k.db('companies').where({ id: late.companyId }).update({ dueDate: day(-1) });
+    };
+    const later = <T>(fn: () => Promise<T>): Promise<T> => {
+      const real = Date.now.bind(Date);
+      const spy = jest.spyOn(Date, 'now').mockImplementation(() => real() + 61_000);
+      return fn().finally(() => spy.mockRestore());
+    };
+    afterEach(async () => {
+      await k.db('companies').where({ id: late.companyId }).update({ dueDate: day(5) });
+      k.app.sessionGuard.changed({ companyId: late.companyId });
+    });
+
+    test('the periodic sweep cuts a socket whose company passed its due date while it was open; others stay', async () => {
+      const s = await k.socket(late.admin.token, base);
+      const fine = await k.socket(other.admin.token, base);
+      const cut = new Promise<string>((resolve) => s.on('disconnect', (reason) => resolve(reason)));
+      await passDueDate();
+      await later(() => k.realtime.sweepSessions());
+      expect(await cut).toBe('io server disconnect');
+      expect(fine.connected).toBe(true);
+      fine.close();
+    });
+
+    test('a due date set in the past cuts the open sockets at once', async () => {
+      const s = await k.socket(late.admin.token, base);
+      const cut = new Promise<string>((resolve) => s.on('disconnect', (reason) => resolve(reason)));
+      expect((await k.as(k.superAdmin, 'PUT', `/companies/${late.companyId}`, { dueDate: day(-1) })).statusCode).toBe(200);
+      expect(await cut).toBe('io server disconnect');
+    });
+
+    test('renewToken is refused (ERR_SUBSCRIPTION_EXPIRED) and the socket cut', async () => {
+      const s = await k.socket(late.admin.token, base);
+      const cut = new Promise<string>((resolve) => s.on('disconnect', (reason) => resolve(reason)));
+      await passDueDate();
+      const fresh = k.tokenFor(late.admin);
+      // The emit leaves first: the client's own heartbeat check reads the clock too.
+      const answered = new Promise<unknown>((resolve) => s.emit('renewToken', fresh, resolve));
+      const ack = await later(() => answered);
+      expect(ack).toEqual({ ok: false, error: 'ERR_SUBSCRIPTION_EXPIRED' });
+      expect(await cut).toBe('io server disconnect');
+    });
+  });
+
   test('a renewal by a super admin reopens it at once, with the same token', async () => {
     expect(status(await k.as(expired.admin, 'GET', '/users/'))).toEqual({ status: 403, error: 'ERR_SUBSCRIPTION_EXPIRED' });
     const renewed = await k.as(k.superAdmin, 'POST', `/companies/${expired.companyId}/renew`);

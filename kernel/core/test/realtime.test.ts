@@ -25,6 +25,11 @@ async function flush(k: TestKernel, sockets: Socket[], tag: string): Promise<voi
   await Promise.all(got);
 }
 
+/** Emits a join with an ack and resolves with the server's answer `{ok}`. */
+function joinAck(s: Socket, event: string, ...args: unknown[]): Promise<{ ok: boolean }> {
+  return new Promise((resolve) => s.emit(event, ...args, resolve));
+}
+
 /** Waits until the server put socket `s` into `room`. */
 function joined(k: TestKernel, s: Socket, room: string): Promise<boolean> {
   return waitFor(() => k.realtime.io.sockets.adapter.rooms.get(room)?.has(s.id!) ?? false, 2000);
@@ -49,6 +54,8 @@ describe('realtime tenancy', () => {
     a = await k.createCompany({ name: 'RT A' });
     b = await k.createCompany({ name: 'RT B' });
     a2 = await k.createUser(a.companyId, { profile: 'user' });
+    // This kernel has no tickets plugin: ticket ids below 1000 stand for tickets the caller may see.
+    k.realtime.registerChatBoxGuard((_user, ticketId) => ticketId < 1000);
   });
   afterEach(() => {
     for (const s of open.splice(0)) s.close();
@@ -154,6 +161,73 @@ describe('realtime tenancy', () => {
       const out = await k.app.inject({ method: 'DELETE', url: '/auth/logout', headers: { cookie } });
       expect(out.statusCode).toBe(204);
       await expect(oldWay(q, cookie)).rejects.toMatchObject({ message: 'ERR_SESSION_EXPIRED' });
+    });
+
+    /** Opens a socket with per-transport headers (a browser sends cookies on the websocket upgrade, not on cross-origin polling without credentials). */
+    const opened = (o: { transports?: string[]; polling?: Record<string, string>; websocket?: Record<string, string> }) =>
+      new Promise<Socket>((resolve, reject) => {
+        const s = ioClient(base, {
+          ...(o.transports ? { transports: o.transports } : {}),
+          transportOptions: { polling: { extraHeaders: o.polling ?? {} }, websocket: { extraHeaders: o.websocket ?? {} } },
+          reconnection: false,
+          forceNew: true,
+        });
+        s.on('connect', () => resolve(s));
+        s.on('connect_error', (err) => {
+          s.close();
+          reject(err);
+        });
+      });
+    const FRONTEND = 'http://localhost:3000';
+
+    test('opened with no options (long-polling first, no credentials on polling): authenticated by the cookie of its websocket upgrade', async () => {
+      const cookie = await signIn(a2);
+      const s = await opened({ websocket: { cookie, origin: FRONTEND } });
+      open.push(s);
+      await waitFor(() => k.realtime.io.sockets.sockets.get(s.id!));
+      const server = k.realtime.io.sockets.sockets.get(s.id!)!;
+      expect(server.rooms.has(rooms.user(a.companyId, a2.id))).toBe(true);
+      expect(server.conn.transport.name).toBe('websocket');
+      const got = nextEvent(s, `company-${a.companyId}-prompt`);
+      k.realtime.emitToCompany(a.companyId, `company-${a.companyId}-prompt`, { action: 'update' });
+      expect(await got).toEqual({ action: 'update' });
+    });
+
+    test('long-polling with the cookie (same origin, or with credentials) is accepted too', async () => {
+      const cookie = await signIn(a2);
+      const s = await opened({ transports: ['polling'], polling: { cookie, origin: FRONTEND } });
+      open.push(s);
+      expect(s.connected).toBe(true);
+      const noOrigin = await opened({ transports: ['polling'], polling: { cookie } });
+      open.push(noOrigin);
+      expect(noOrigin.connected).toBe(true);
+    });
+
+    test('a cookie from a foreign Origin is refused (websocket, polling, upgrade); a cross-site request without Origin too', async () => {
+      const cookie = await signIn(a2);
+      const evil = 'https://evil.example';
+      await expect(opened({ transports: ['websocket'], websocket: { cookie, origin: evil } })).rejects.toMatchObject({ message: 'ERR_NO_PERMISSION' });
+      await expect(opened({ transports: ['websocket'], websocket: { cookie, origin: `${FRONTEND}.evil.example` } })).rejects.toMatchObject({ message: 'ERR_NO_PERMISSION' });
+      await expect(opened({ transports: ['polling'], polling: { cookie, origin: evil } })).rejects.toMatchObject({ message: 'ERR_NO_PERMISSION' });
+      await expect(opened({ websocket: { cookie, origin: evil } })).rejects.toMatchObject({ message: 'ERR_NO_PERMISSION' });
+      await expect(opened({ transports: ['websocket'], websocket: { cookie, 'sec-fetch-site': 'cross-site' } })).rejects.toMatchObject({ message: 'ERR_NO_PERMISSION' });
+      // A token is not ambient: it is accepted from anywhere.
+      const s = await new Promise<Socket>((resolve, reject) => {
+        const c = ioClient(base, { transports: ['websocket'], auth: { token: a2.token }, extraHeaders: { origin: evil }, reconnection: false, forceNew: true });
+        c.on('connect', () => resolve(c));
+        c.on('connect_error', reject);
+      });
+      open.push(s);
+      // And the allowed origin works.
+      const ok = await opened({ transports: ['websocket'], websocket: { cookie, origin: FRONTEND } });
+      open.push(ok);
+    });
+
+    test('the session cookie stays HttpOnly and SameSite=Lax', async () => {
+      const res = await k.app.inject({ method: 'POST', url: '/auth/login', payload: { email: a2.email, password: a2.password } });
+      const jrt = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('jrt='))!;
+      expect(jrt).toMatch(/;\s*HttpOnly/i);
+      expect(jrt).toMatch(/;\s*SameSite=Lax/i);
     });
 
     test('a token, when sent, still decides: a bad token is refused even with a valid cookie', async () => {
@@ -430,11 +504,9 @@ describe('realtime tenancy', () => {
       const bAdmin = await connect(b.admin);
       const rUser = recorder(aUser);
       const rB = recorder(bAdmin);
-      // A client cannot give itself an audience by naming it.
-      bAdmin.emit('joinChatBox', 'a:admins');
-      aUser.emit('joinChatBox', 'a:admins');
-      await joined(k, aUser, rooms.named(a.companyId, 'a:admins'));
-      await joined(k, bAdmin, rooms.named(b.companyId, 'a:admins'));
+      // A client cannot give itself an audience by naming it (not a ticket id: refused).
+      expect(await joinAck(bAdmin, 'joinChatBox', 'a:admins')).toEqual({ ok: false });
+      expect(await joinAck(aUser, 'joinChatBox', 'a:admins')).toEqual({ ok: false });
 
       const ev = `company-${a.companyId}-ticket`;
       const team = [nextEvent(aAdmin, ev), nextEvent(aUser, ev)];
@@ -473,6 +545,8 @@ describeAmqp('realtime fan-out across two kernels (AMQP_URL)', () => {
     base2 = await k2.listen();
     a = await k1.createCompany({ name: 'Fan A' });
     b = await k1.createCompany({ name: 'Fan B' });
+    // No tickets plugin here: ticket ids below 1000 stand for tickets the caller may see.
+    k2.realtime.registerChatBoxGuard((_user, ticketId) => ticketId < 1000);
   });
   afterEach(() => {
     for (const s of open.splice(0)) s.close();

@@ -19,6 +19,16 @@ export interface EmitOptions {
    * connect time, e.g. `tickets:queue:3`. Clients cannot join audiences themselves.
    */
   audiences?: string[];
+  /**
+   * The product family's rooms this event goes to (wire-shapes §5): a ticket id, a status ('open',
+   * 'pending', 'group', 'closed', ...) or 'notification'. A socket that joined any room (`joinChatBox`,
+   * `joinTickets`, `joinNotification`) receives the event only through the rooms it joined, and only when the
+   * other targeting (audiences, company) lets it see the event; a socket that never joined a room (Atendo's
+   * own UI) receives it by the other targeting alone. Ignored with `userId`.
+   */
+  rooms?: string[];
+  /** With `rooms`: only sockets that joined rooms receive it (the family's `delete` to a ticket's old status room). */
+  roomsOnly?: boolean;
 }
 
 /** Names the audiences a signed-in socket belongs to (called on connect and on refresh). */
@@ -30,6 +40,18 @@ export type AudienceResolver = (user: import('./auth').AuthUser) => Promise<stri
  * joins what all resolvers return for its user.
  */
 export const audienceResolvers = defineExtensionPoint<AudienceResolver>('kernel.audience-resolvers');
+
+/**
+ * Says whether `user` may join the chat-box room of ticket `ticketId` (`joinChatBox`): true only for a ticket
+ * of the user's company that the user may see. A join is refused unless some guard says true.
+ */
+export type ChatBoxGuard = (user: import('./auth').AuthUser, ticketId: number) => Promise<boolean> | boolean;
+
+/**
+ * Kernel extension point `kernel.chat-box-guards`: contribute a `ChatBoxGuard` with
+ * `ctx.extensions.contribute(chatBoxGuards, guard)` (the tickets plugin does: the ticket's company and visibility).
+ */
+export const chatBoxGuards = defineExtensionPoint<ChatBoxGuard>('kernel.chat-box-guards');
 
 export interface Realtime {
   emitToCompany(companyId: number, event: string, payload: unknown, opts?: EmitOptions): void;

@@ -78,7 +78,8 @@ test('documents the endpoint, POST and the bearer header; sends a text with the 
   expect(await screen.findByText('Mensagem enviada com sucesso')).toBeTruthy();
   expect(screen.getByTestId('messages-api-result-901').textContent).toContain('ticket #77');
   expect(screen.getByTestId('messages-api-ack-901').textContent).toBe('na fila');
-  expect(mockSocket.emitted).toContain('joinChatBox');
+  // The shared socket joins no family room (that would narrow the inbox's ticket events to that room).
+  expect(mockSocket.emitted).not.toContain('joinChatBox');
   // Live: the ack update of that message.
   act(() => mockSocket.push(`company-${COMPANY}-appMessage`, { action: 'update', message: { id: 901, ack: 2 } }));
   expect(screen.getByTestId('messages-api-ack-901').textContent).toBe('entregue');

@@ -69,7 +69,7 @@ describe('campaign report', () => {
     expect(screen.getByTestId('report-progress').getAttribute('aria-valuenow')).toBe('4');
     // Another campaign's update is ignored.
     act(() => mockSocket.push(`company-${COMPANY}-campaign`, { action: 'update', record: { ...base, id: 9, status: 'CANCELADA' } }));
-    const gets = () => calls.filter((c) => c.url === `${API}/campaigns/2`).length;
+    const gets = () => calls.filter((c) => c.url === `${API}/campaigns/2?shipping=false`).length;
     const before = gets();
     answerWith = { ...base, confirmation: true, status: 'FINALIZADA', completedAt: '2026-11-24T13:00:00.000Z', counts: { ...base.counts, delivered: 4, pending: 0 } };
     act(() => mockSocket.push(`company-${COMPANY}-campaign`, { action: 'update', record: { ...base, confirmation: true, status: 'FINALIZADA', counts: { ...base.counts, delivered: 3, failed: 1, pending: 0 } } }));

@@ -55,7 +55,7 @@ function backend() {
       case '/dashboard/atendimentos-encerrados':
         return answer(200, 4);
       case '/dashboard/queues':
-        return state.failQueues ? answer(500, { error: 'ERR_INTERNAL', message: 'x' }) : answer(200, { data: [{ queueId: 1, name: 'Vendas', color: '#111111', quantidade: 3 }, { queueId: 0, name: '', color: '#9e9e9e', quantidade: 1 }] });
+        return state.failQueues ? answer(500, { error: 'ERR_INTERNAL', message: 'x' }) : answer(200, [{ queueId: 1, name: 'Vendas', color: '#111111', quantidade: 3, queue: { id: 1, name: 'Vendas', color: '#111111' } }, { queueId: 0, name: '', color: '#9e9e9e', quantidade: 1, queue: null }]);
       case '/dashboard/ticketsUsers':
         return answer(200, { data: [] });
       case '/dashboard/total-atendimentos':

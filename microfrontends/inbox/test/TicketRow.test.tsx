@@ -163,6 +163,12 @@ describe('TicketRow (spec 2-tickets.md §2 "Ticket card / row")', () => {
     expect(screen.getByTestId('channel-icon').getAttribute('aria-label')).toBe({ whatsapp: 'WhatsApp', whatsappapi: 'WhatsApp API', facebook: 'Facebook', instagram: 'Instagram' }[channel]);
   });
 
+  test("a WhatsApp Cloud ticket as the API sends it (channel 'whatsapp', its connection's channel 'whatsappapi') shows WhatsApp API", () => {
+    renderRow(ticket({ channel: 'whatsapp', whatsapp: { id: 7, name: 'Cloud', channel: 'whatsappapi', groupAsTicket: 'disabled' } }));
+    expect(screen.getByTestId('channel-icon').getAttribute('data-channel')).toBe('whatsappapi');
+    expect(screen.getByTestId('channel-icon').getAttribute('aria-label')).toBe('WhatsApp API');
+  });
+
   test('contact picture (urlPicture, else profilePicUrl), else initials', () => {
     renderRow(ticket({ contact: { id: 1, name: 'Maria Silva', number: '55', urlPicture: null, profilePicUrl: 'http://pics/p.jpg' } }));
     expect(screen.getByTestId('contact-picture').getAttribute('src')).toBe('http://pics/p.jpg');

@@ -243,7 +243,21 @@ export const CampaignSchema = Type.Object(
     paused: Nullable(Type.String()),
     createdAt: Type.String(),
     updatedAt: Type.String(),
-    contactList: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), companyId: Type.Integer(), contactsCount: Type.String(), createdAt: Type.String(), updatedAt: Type.String() }, { additionalProperties: false })),
+    contactList: Nullable(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          name: Type.String(),
+          companyId: Type.Integer(),
+          contactsCount: Type.String(),
+          createdAt: Type.String(),
+          updatedAt: Type.String(),
+          /** The list's items (id and number check only), with `shipping`: the product family's report counts the valid ones. */
+          contacts: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), isWhatsappValid: Nullable(Type.Boolean()) }, { additionalProperties: false }))),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     whatsapp: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), status: Type.String() }, { additionalProperties: false })),
     whatsapps: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), status: Type.String() }, { additionalProperties: false })),
     counts: CampaignCountsSchema,

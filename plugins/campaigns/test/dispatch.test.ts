@@ -50,6 +50,39 @@ describe('campaign dispatcher', () => {
     expect([none.statusCode, none.json().error]).toEqual([400, 'ERR_CAMPAIGN_INCOMPLETE']);
   });
 
+  test("the product family's form and report: tagListId \"Nenhuma\" is no tag; GET /campaigns/:id answers shipping and contactList.contacts", async () => {
+    const t = await Tenant.create(k);
+    const conn = await t.connection('310000000000011');
+    await t.settings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const people = Array.from({ length: 2 }, (_, i) => ({ name: `Família ${i + 1}`, number: phone() }));
+    const listId = await t.list(people);
+    // CampaignModal's values as it posts them: '' becomes null, the tag select keeps its initial label.
+    const form = {
+      name: 'Pela família', message1: 'Olá {nome}', message2: null, message3: null, message4: null, message5: null,
+      confirmationMessage1: null, confirmationMessage2: null, confirmationMessage3: null, confirmationMessage4: null, confirmationMessage5: null,
+      status: 'INATIVA', confirmation: false, scheduledAt: null, contactListId: listId, tagListId: 'Nenhuma', companyId: t.companyId, whatsappId: String(conn),
+    };
+    const created = await k.as(t.admin, 'POST', '/campaigns', form);
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({ status: 'INATIVA', contactListId: listId, tagListId: null });
+    // Its report before the start: no recipient yet, the list's items with their number check.
+    const before = await t.api('GET', `/campaigns/${created.json().id}`);
+    expect(before.shipping).toEqual([]);
+    expect(before.contactList.contacts).toHaveLength(2);
+    expect(before.contactList.contacts[0]).toEqual({ id: expect.any(Number), isWhatsappValid: null });
+    await t.api('PUT', `/campaigns/${created.json().id}`, { ...form, scheduledAt: new Date(Date.now() - 1000).toISOString() });
+    await t.until(created.json().id, 'FINALIZADA');
+    const report = await t.api('GET', `/campaigns/${created.json().id}`);
+    expect(report.shipping).toHaveLength(2);
+    expect(report.shipping.filter((x: { deliveredAt: string | null }) => x.deliveredAt !== null)).toHaveLength(2);
+    expect(report.contactList.contacts).toHaveLength(2);
+    // Atendo's screens ask without them.
+    const lean = await t.api('GET', `/campaigns/${created.json().id}?shipping=false`);
+    expect(lean.shipping).toBeUndefined();
+    expect(lean.contactList.contacts).toBeUndefined();
+    expect(lean.counts).toMatchObject({ delivered: 2 });
+  });
+
   test('variants in turn, variables filled, connections in rotation, every message in a ticket, FINALIZADA', async () => {
     const t = await Tenant.create(k);
     const c1 = await t.connection('310000000000001');

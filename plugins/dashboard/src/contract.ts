@@ -79,10 +79,20 @@ export const TicketsPerDaySchema = Type.Object({
 });
 export type TicketsPerDay = Static<typeof TicketsPerDaySchema>;
 
-/** `GET /dashboard/queues`: tickets per queue (queueId 0: without a queue). */
-export const TicketsPerQueueSchema = Type.Object({
-  data: Type.Array(Type.Object({ queueId: Type.Integer(), name: Type.String(), color: Type.String(), quantidade: Type.Integer() })),
-});
+/**
+ * `GET /dashboard/queues`: tickets per queue (queueId 0: without a queue), a bare array as the product
+ * family's ChartsQueue charts it (`item.queue?.name || 'Sem fila'`, `item.quantidade`); `queue` is null for
+ * tickets without a queue.
+ */
+export const TicketsPerQueueSchema = Type.Array(
+  Type.Object({
+    queueId: Type.Integer(),
+    name: Type.String(),
+    color: Type.String(),
+    quantidade: Type.Integer(),
+    queue: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }), Type.Null()]),
+  }),
+);
 export type TicketsPerQueue = Static<typeof TicketsPerQueueSchema>;
 
 /** `GET /dashboard/ticketsUsers`: tickets per attendant (userId 0: without one). */
@@ -140,6 +150,12 @@ export const ReportRowSchema = Type.Object({
   duration: NullableNum,
   /** NPS rate 0..10 or null. */
   rating: NullableNum,
+  // The product family's report grid reads flat names and `NPS` (its GridReport page).
+  whatsappName: Type.Union([Type.String(), Type.Null()]),
+  contactName: Type.Union([Type.String(), Type.Null()]),
+  userName: Type.Union([Type.String(), Type.Null()]),
+  queueName: Type.Union([Type.String(), Type.Null()]),
+  NPS: NullableNum,
 });
 export type ReportRow = Static<typeof ReportRowSchema>;
 
@@ -151,6 +167,8 @@ export const ReportPageSchema = Type.Object({
   totals: Type.Object({ tickets: Type.Integer(), avgWaitTime: NullableNum, avgSupportTime: NullableNum, avgDuration: NullableNum }),
   /** The company's IANA time zone (setting `timezone`, default America/Sao_Paulo): the screens show times in it. */
   timeZone: Type.String(),
+  /** The product family's total (`totalTickets.total`, its GridReport page): the same as `count`. */
+  totalTickets: Type.Object({ total: Type.Integer() }),
 });
 export type ReportPage = Static<typeof ReportPageSchema>;
 

@@ -178,7 +178,7 @@ describe('GET /dashboard on the fixture', () => {
     expect(days.body.hours).toHaveLength(24);
 
     const queues = await get(A.admin, `/dashboard/queues?${NOV_I}`);
-    expect(queues.body.data.map((q: { queueId: number; quantidade: number; color: string }) => [q.queueId, q.quantidade, q.color])).toEqual([
+    expect(queues.body.map((q: { queueId: number; quantidade: number; color: string }) => [q.queueId, q.quantidade, q.color])).toEqual([
       [A.q1, 3, '#111111'],
       [A.q2, 2, '#222222'],
       [0, 1, '#9e9e9e'],
@@ -235,6 +235,37 @@ describe('GET /dashboard on the fixture', () => {
     expect(p2.body.tickets.map((t: { id: number }) => t.id)).toEqual([A.tickets.T2, A.tickets.T1]);
     expect((await get(A.admin, `/ticket/reports?${NOV_I}&pageSize=4`)).body.hasMore).toBe(true);
   });
+
+  it("answers the product family's report page as it sends and reads it (GridReport): status=[] is no filter; totalTickets.total and flat names", async () => {
+    // Its call: every filter JSON-encoded, empty lists when nothing is chosen, dateFrom/dateTo, page, pageSize.
+    const family = (extra: Record<string, string>) =>
+      `/ticket/reports?${new URLSearchParams({ searchParam: '', whatsappId: '[]', users: '[]', queueIds: '[]', status: '[]', dateFrom: '2026-11-01', dateTo: '2026-11-05', page: '1', pageSize: '10', ...extra })}`;
+    const all = await get(A.admin, family({}));
+    expect(all.status).toBe(200);
+    expect(all.body.totalTickets).toEqual({ total: 6 });
+    expect(all.body.tickets).toHaveLength(6);
+    const t2 = all.body.tickets.find((t: { id: number }) => t.id === A.tickets.T2);
+    expect(t2).toMatchObject({ id: A.tickets.T2, uuid: expect.any(String), status: 'closed', whatsappName: 'Main', contactName: 'C2', userName: 'Ana', NPS: 8 });
+    expect(typeof t2.queueName).toBe('string');
+    const closedAna = await get(A.admin, family({ status: '["closed"]', users: `[${A.u1.id}]` }));
+    expect(closedAna.body.totalTickets.total).toBe(3);
+    expect(closedAna.body.tickets.map((t: { id: number }) => t.id)).toEqual([A.tickets.T6, A.tickets.T2, A.tickets.T1]);
+    const second = await get(A.admin, family({ page: '2', pageSize: '4' }));
+    expect(second.body.tickets.map((t: { id: number }) => t.id)).toEqual([A.tickets.T2, A.tickets.T1]);
+    // Its dates decide the range (a day outside holds nothing).
+    expect((await get(A.admin, family({ dateFrom: '2026-12-01', dateTo: '2026-12-02' }))).body.totalTickets.total).toBe(0);
+  });
+
+  it("answers /dashboard/queues as the family's ChartsQueue charts it: a bare array of {queue.name, quantidade}", async () => {
+    const res = await get(A.admin, `/dashboard/queues?${NOV_I}`);
+    expect(Array.isArray(res.body)).toBe(true);
+    for (const item of res.body as { queueId: number; quantidade: number; queue: { id: number; name: string } | null }[]) {
+      expect(typeof item.quantidade).toBe('number');
+      if (item.queueId === 0) expect(item.queue).toBeNull();
+      else expect(item.queue).toMatchObject({ id: item.queueId, name: expect.any(String) });
+    }
+    expect(res.body.find((x: { queueId: number }) => x.queueId === A.q1).queue.color).toBe('#111111');
+  });
 });
 
 describe('validation and roles', () => {
@@ -274,7 +305,7 @@ describe('tenant isolation', () => {
     expect(b.body.attendants.map((u: { id: number }) => u.id).sort()).toEqual([B.admin.id, B.u1.id, B.u2.id].sort());
     expect((await get(B.admin, `/dashboard/total-atendimentos?${NOV_I}`)).body.data[3]).toEqual({ data: '2026-11-04', total: 1 });
     expect((await get(A.admin, `/dashboard/total-atendimentos?${NOV_I}`)).body.data[3]).toEqual({ data: '2026-11-04', total: 0 });
-    const bq = (await get(B.admin, `/dashboard/queues?${NOV_I}`)).body.data.map((q: { queueId: number }) => q.queueId);
+    const bq = (await get(B.admin, `/dashboard/queues?${NOV_I}`)).body.map((q: { queueId: number }) => q.queueId);
     expect(bq).not.toContain(A.q1);
     expect(bq).toContain(B.q2);
     const bu = (await get(B.admin, `/dashboard/ticketsUsers?${NOV_I}`)).body.data.map((u: { userId: number }) => u.userId);
@@ -444,7 +475,7 @@ describe('per-day rollups', () => {
       return row?.rating === 4 && row?.status === 'closed' && !gone;
     }, 10_000);
     // Today's figures (from the rollups) count the closed, rated, transferred ticket and not the deleted one.
-    const today = (await get(A.admin, '/dashboard/queues?days=1')).body.data as { queueId: number; quantidade: number }[];
+    const today = (await get(A.admin, '/dashboard/queues?days=1')).body as { queueId: number; quantidade: number }[];
     expect(today.find((q) => q.queueId === A.q2)?.quantidade).toBeGreaterThanOrEqual(1);
     const kept = await rollupRows(A.companyId);
     expect(kept.dashboard_day_users.length).toBeGreaterThan(0);

@@ -41,6 +41,19 @@ describe('plantao', () => {
     await graph.stop();
   });
 
+  test("the product family's ModalPlantao body: capitalised weekdayEn (\"Monday\"); stored and answered canonical", async () => {
+    const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
+    const days = WEEKDAYS.map((d) => ({ weekday: d.weekday, weekdayEn: cap(d.weekdayEn), startTime: d.weekdayEn === 'monday' ? '08:00' : null, endTime: d.weekdayEn === 'monday' ? '18:00' : null }));
+    const res = await k.as(A.admin, 'POST', '/plantao', { userId: A.admin.id, phone: '(11) 97777-0001', interval: 1, days });
+    expect([res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([200, '']);
+    expect(res.json().days[0]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' });
+    expect(res.json().days.map((d: { weekdayEn: string }) => d.weekdayEn)).toEqual(WEEKDAYS.map((d) => d.weekdayEn));
+    // Still only the seven weekdays.
+    const wrong = await k.as(A.admin, 'POST', '/plantao', { userId: A.admin.id, phone: '11977770001', days: days.map((d, i) => (i === 0 ? { ...d, weekdayEn: 'Mondays' } : d)) });
+    expect([wrong.statusCode, wrong.json().error]).toEqual([400, 'ERR_VALIDATION']);
+    expect((await k.as(A.admin, 'DELETE', `/plantao/${res.json().id}`)).statusCode).toBe(200);
+  });
+
   test('CRUD with the spec validation, tenant-scoped', async () => {
     const body = { userId: A.admin.id, phone: '+55 (11) 98888-0001', interval: 3, days: allDays() };
     const created = await k.as(A.admin, 'POST', '/plantao', body);

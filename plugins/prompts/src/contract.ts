@@ -53,6 +53,12 @@ export type Prompt = Static<typeof PromptSchema>;
 /** The socket.io event of the company's prompts: `{action: 'create'|'update', prompt}` / `{action: 'delete', promptId}`. */
 export const promptEvent = (companyId: number) => `company-${companyId}-prompt`;
 
+/**
+ * The product family's name of the same event (wire-shapes §5 "Other events": `prompt`, which its prompts
+ * page listens for). The family broadcasts it to every tenant; here it reaches only the company's sockets.
+ */
+export const FAMILY_PROMPT_EVENT = 'prompt';
+
 /** The job answering a ticket's waiting customer messages with its prompt (keyed by ticket; `turn`: the latest message). */
 export interface PromptTurnData {
   companyId: number;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
+import { createTestKernel, nextEvent, waitFor, type TestKernel } from '@atendo/testing';
 import promptsPlugin from '../src/index';
 import { SpeechStandIn } from './speech-stand-in';
 import { Fake, Graph, PLUGINS, sharedEnv, Tenant } from './harness';
@@ -33,6 +33,33 @@ describe('prompts plugin', () => {
 
   const err = (res: { statusCode: number; json(): { error?: string } }) => ({ status: res.statusCode, error: res.json().error });
   const completion = (content: string) => ({ body: { id: 'c1', object: 'chat.completion', created: 1, model: 'local-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] } });
+
+  test("live events: `company-{id}-prompt` and the family's global name `prompt`, each to the company's sockets only", async () => {
+    const A = await Tenant.create(k, graph);
+    const B = await Tenant.create(k, graph);
+    const q = await A.queue({ name: 'Suporte' });
+    const base = await k.listen();
+    const sa = await k.socket(A.admin.token, base);
+    const sb = await k.socket(B.admin.token, base);
+    try {
+      const leaked: string[] = [];
+      sb.onAny((name: string) => leaked.push(name));
+      const family = nextEvent<Record<string, any>>(sa, 'prompt', 5000);
+      const ours = nextEvent<Record<string, any>>(sa, `company-${A.companyId}-prompt`, 5000);
+      const res = await k.as(A.admin, 'POST', '/prompt', { name: 'Ao vivo', prompt: SYSTEM, apiKey: 'sk-live-key-0001', queueId: q.id });
+      expect(res.statusCode).toBe(200);
+      expect(await family).toMatchObject({ action: 'create', prompt: { id: res.json().id, name: 'Ao vivo' } });
+      expect(await ours).toMatchObject({ action: 'create', prompt: { id: res.json().id } });
+      const removed = nextEvent<Record<string, any>>(sa, 'prompt', 5000);
+      await k.as(A.admin, 'DELETE', `/prompt/${res.json().id}`);
+      expect(await removed).toEqual({ action: 'delete', promptId: res.json().id });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(leaked.filter((n) => n.includes('prompt'))).toEqual([]);
+    } finally {
+      sa.close();
+      sb.close();
+    }
+  });
 
   test('CRUD: validation, the API key encrypted at rest and never answered in full, tenant isolation', async () => {
     const A = await Tenant.create(k, graph);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { audienceResolvers, definePlugin, userExtensions } from '@atendo/sdk';
+import { audienceResolvers, chatBoxGuards, definePlugin, userExtensions } from '@atendo/sdk';
 import { tagCounters } from '@atendo/plugin-tags/contract';
 import { conversationHandlers, errors, TICKETS_TOPICS, ticketsService, type ConversationHandler } from './contract';
 import { AnswerCache } from './services/answer-cache';
@@ -7,7 +7,8 @@ import { TicketsConfig } from './config';
 import { buildDeps } from './services/deps';
 import { DisplayCache } from './services/display-cache';
 import { loadViewer } from './services/core';
-import { viewerAudiences } from './visibility';
+import { canSee, viewerAudiences } from './visibility';
+import type { TicketRow } from './model';
 import { ticketsServiceImpl } from './services/service';
 import { ticketRoutes } from './routes/tickets';
 import { ticketLogRoutes } from './routes/logs';
@@ -43,6 +44,11 @@ export default definePlugin<TicketsConfig>({
     deps.display = display.deps;
     // Sockets join the ticket audiences of their user, so live events follow the list's visibility rule.
     ctx.extensions.contribute(audienceResolvers, async (user) => viewerAudiences(await loadViewer(deps, user)));
+    // The product family's `joinChatBox(ticketId)`: only a ticket of the caller's company that the caller may see.
+    ctx.extensions.contribute(chatBoxGuards, async (user, ticketId) => {
+      const t = (await deps.db('tickets').where({ id: ticketId, companyId: user.companyId }).first('id', 'companyId', 'isGroup', 'queueId', 'userId')) as TicketRow | undefined;
+      return Boolean(t) && canSee(await loadViewer(deps, user), t!);
+    });
     ctx.services.provide(ticketsService, ticketsServiceImpl(deps));
     const handlers = ctx.extensions.declare(conversationHandlers);
     const handlerIds = new Map<string, string>();

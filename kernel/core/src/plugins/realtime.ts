@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import { AppError, maskNumbersDeep, masksNumbersFor, type AudienceResolver, type AuthUser, type Bus, type EmitOptions, type Realtime, type RealtimeObserver, type Subscription } from '@atendo/sdk';
+import { AppError, maskNumbersDeep, masksNumbersFor, type AudienceResolver, type AuthUser, type Bus, type ChatBoxGuard, type EmitOptions, type Realtime, type RealtimeObserver, type Subscription } from '@atendo/sdk';
 import { REPLAY_WINDOW_MS, ReplayAdapter } from './replay-adapter';
 
 /**
@@ -14,6 +14,8 @@ import { SocketSessions, type CookieSession } from './socket-sessions';
 import type { LgpdPolicy } from './lgpd';
 
 const TOPIC = 'realtime.emit';
+/** At most this many family rooms (ticket ids, statuses) one socket holds. */
+const MAX_FAMILY_ROOMS = 200;
 /** At most this many emits travel in one bus message. */
 const MAX_EMITS_PER_MESSAGE = 256;
 
@@ -24,6 +26,8 @@ interface EmitEnvelope {
   room?: string;
   userId?: number;
   audiences?: string[];
+  rooms?: string[];
+  roomsOnly?: boolean;
 }
 
 /**
@@ -51,7 +55,39 @@ interface EngineTransportLike {
 }
 interface EngineSocketLike {
   transport?: EngineTransportLike;
+  upgraded?: boolean;
+  readyState?: string;
   on(event: 'upgrade', listener: (transport: EngineTransportLike) => void): void;
+  once?(event: 'upgrade' | 'close', listener: () => void): void;
+  off?(event: 'upgrade' | 'close', listener: () => void): void;
+  /** The credentials headers of its websocket upgrade request (set by the hub's engine middleware). */
+  atendoUpgradeHeaders?: CookieCredentials;
+}
+
+/** The headers a cookie authentication reads: the cookie, and where the request came from. */
+interface CookieCredentials {
+  cookie?: string;
+  origin?: string;
+  /** `Sec-Fetch-Site` (browsers send it; `cross-site` / `same-site` without an Origin is refused). */
+  site?: string;
+}
+
+/** How long a handshake made on long-polling without the session cookie waits for the websocket upgrade that carries it. */
+export const UPGRADE_WAIT_MS = 10_000;
+
+/** True when a request carries the refresh cookie (`jrt`). */
+function hasSessionCookie(cookie: string | undefined): cookie is string {
+  return typeof cookie === 'string' && /(?:^|;\s*)jrt=/.test(cookie);
+}
+
+/**
+ * Whether a cookie-authenticated request may come from `origin`: one of FRONTEND_URL's origins; with no
+ * Origin header (same-origin long-polling GETs of some browsers, non-browser clients), unless the browser
+ * says the request is cross-site or same-site (`Sec-Fetch-Site`).
+ */
+export function originAllowed(allowed: ReadonlySet<string>, origin: string | undefined, site: string | undefined): boolean {
+  if (origin) return allowed.has(origin.replace(/\/+$/, ''));
+  return site !== 'cross-site' && site !== 'same-site';
 }
 
 /**
@@ -84,8 +120,15 @@ export const rooms = {
   /** Sockets that receive contact numbers in full, and those that get them masked (lgpdHideNumber): each socket is in exactly one. */
   numbersFull: (cid: number) => `c:${cid}:n:full`,
   numbersMasked: (cid: number) => `c:${cid}:n:masked`,
+  /** Sockets that joined a room of the product family (joinChatBox, joinTickets, joinNotification): they get ticket events by room. */
+  routed: (cid: number) => `c:${cid}:routed`,
+  /** A family room (ticket id, status, 'notification') joined by a socket that holds audience room `audience` (`rooms.audience(...)` or `rooms.company(...)`). */
+  joined: (cid: number, audience: string, name: string) => `c:${cid}:x:${audience}|${name}`,
   all: 'all',
 };
+
+/** The status rooms a client may join with `joinTickets` (the family's tabs, and Atendo's other statuses). */
+export const STATUS_ROOMS: ReadonlySet<string> = new Set(['open', 'pending', 'group', 'closed', 'search', 'nps', 'lgpd']);
 
 /**
  * socket.io on the kernel's HTTP server. A socket must present a valid access token in
@@ -93,8 +136,16 @@ export const rooms = {
  * all, the browser's session cookie (`sessionAuth`: clients of the product family connect with only
  * `query: {companyId, userId}`, which is never trusted); otherwise the connection is refused with
  * `connect_error` "ERR_SESSION_EXPIRED" or "ERR_INVALID_TOKEN". It then
- * joins its company's room and its user's room only. Client emits `joinChatBox(ticketId)`,
- * `joinTickets(status)` and `joinNotification()` join rooms inside its own company; `leave*` leave them.
+ * joins its company's room and its user's room only.
+ *
+ * Rooms of the product family (wire-shapes §5): client emits `joinChatBox(ticketId)` (a ticket of its own
+ * company that its user may see: the ChatBoxGuards decide), `joinTickets(status)` (a known status) and
+ * `joinNotification()` join rooms inside its own company (an optional ack gets `{ok}`); `leave*` leave them.
+ * From its first join on, a socket is *routed*: events emitted with `rooms` (ticket and message events)
+ * reach it only through the rooms it joined, intersected with what its audiences let it see (a room joined
+ * is kept as one room per audience the socket holds, `rooms.joined`, so the intersection is a plain
+ * socket.io room emit and survives replay). A socket that never joined a room (Atendo's own UI) keeps
+ * receiving those events by audience.
  *
  * `emitToCompany` publishes on the bus (`realtime.emit`, broadcast), and every kernel process delivers to
  * its own sockets, so sockets on any node receive every event of their company. The emits of one event-loop
@@ -105,6 +156,7 @@ export class RealtimeHub implements Realtime {
   private sub?: Subscription;
   private refreshSub?: Subscription;
   private readonly resolvers: AudienceResolver[] = [];
+  private readonly chatBoxGuards: ChatBoxGuard[] = [];
   private readonly observers = new Set<RealtimeObserver>();
   /** This hub's id on the bus (random per process). */
   private readonly node = randomUUID();
@@ -153,13 +205,31 @@ export class RealtimeHub implements Realtime {
       adapter: ReplayAdapter as never,
     });
     this.sessions = new SocketSessions(app, this.io, opts.guard, (socket) => this.joinAudiences(socket));
+    // The headers of websocket upgrade requests, kept on their engine.io connection: a client that opened on
+    // HTTP long-polling without credentials presents its cookie there (see cookieCredentials).
+    this.io.engine.use((req: { _query?: Record<string, string>; headers: Record<string, string | string[] | undefined> }, _res: unknown, next: () => void) => {
+      const sid = req._query?.sid;
+      if (sid && req._query?.transport === 'websocket') {
+        const conn = (this.io.engine as unknown as { clients: Record<string, EngineSocketLike> }).clients[sid];
+        if (conn) conn.atendoUpgradeHeaders = { cookie: req.headers.cookie as string | undefined, origin: req.headers.origin as string | undefined, site: req.headers['sec-fetch-site'] as string | undefined };
+      }
+      next();
+    });
+    const allowed = new Set(opts.origins.map((o) => o.replace(/\/+$/, '')));
     this.io.use((socket, next) => {
       const hs = socket.handshake;
       const raw = (hs.auth?.token as string | undefined) ?? (typeof hs.query.token === 'string' ? hs.query.token : undefined);
       const header = raw ? `Bearer ${raw}` : hs.headers.authorization;
-      const cookie = hs.headers.cookie;
       const sessionAuth = opts.sessionAuth;
-      const byCookie = !header && cookie && sessionAuth ? () => sessionAuth(cookie) : undefined;
+      const byCookie = !header && sessionAuth
+        ? async () => {
+            const creds = await this.cookieCredentials(socket);
+            if (!creds) return undefined;
+            // Cross-site websocket hijacking: a cookie authenticates only a request from an allowed origin.
+            if (!originAllowed(allowed, creds.origin, creds.site)) throw new AppError('ERR_NO_PERMISSION', 'This origin may not use the session cookie');
+            return sessionAuth(creds.cookie);
+          }
+        : undefined;
       this.sessions.authenticate(header, byCookie).then(
         ({ user, session }) => {
           socket.data.user = user;
@@ -190,18 +260,42 @@ export class RealtimeHub implements Realtime {
         const client = socket.client as unknown as { writeToEngine(encoded: unknown, opts: object): void };
         for (const encoded of missed) client.writeToEngine(encoded, {});
       } else socket.emit(OFFSET_EVENT);
-      const joinNamed = (name: unknown) => {
-        if ((typeof name === 'string' || typeof name === 'number') && String(name).length <= 64) void socket.join(rooms.named(user.companyId, String(name)));
+      const answer = (ack: unknown, ok: boolean) => {
+        if (typeof ack === 'function') (ack as (r: unknown) => void)({ ok });
       };
-      const leaveNamed = (name: unknown) => {
-        if (typeof name === 'string' || typeof name === 'number') void socket.leave(rooms.named(user.companyId, String(name)));
+      socket.on('joinChatBox', (id: unknown, ack?: unknown) => {
+        const name = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+        // From the first join on, the socket is routed, even before the ticket is checked (no event of another ticket meanwhile).
+        void socket.join(rooms.routed(user.companyId));
+        if (!/^[1-9]\d{0,11}$/.test(name)) return answer(ack, false);
+        this.mayJoinChatBox(socket.data.user as AuthUser, Number(name)).then(
+          (ok) => {
+            if (ok && socket.connected) this.joinFamilyRoom(socket, name);
+            answer(ack, ok && socket.connected);
+          },
+          (err: unknown) => {
+            this.app.log.warn({ err }, 'chat box guard failed');
+            answer(ack, false);
+          },
+        );
+      });
+      socket.on('joinTickets', (status: unknown, ack?: unknown) => {
+        void socket.join(rooms.routed(user.companyId));
+        const ok = typeof status === 'string' && STATUS_ROOMS.has(status);
+        if (ok) this.joinFamilyRoom(socket, status);
+        answer(ack, ok);
+      });
+      socket.on('joinNotification', (ack?: unknown) => {
+        void socket.join(rooms.routed(user.companyId));
+        this.joinFamilyRoom(socket, 'notification');
+        answer(ack, true);
+      });
+      const leave = (name: unknown) => {
+        if (typeof name === 'string' || typeof name === 'number') this.leaveFamilyRoom(socket, String(name));
       };
-      socket.on('joinChatBox', joinNamed);
-      socket.on('joinTickets', joinNamed);
-      socket.on('joinNotification', () => joinNamed('notification'));
-      socket.on('leaveChatBox', leaveNamed);
-      socket.on('leaveTickets', leaveNamed);
-      socket.on('leaveNotification', () => leaveNamed('notification'));
+      socket.on('leaveChatBox', leave);
+      socket.on('leaveTickets', leave);
+      socket.on('leaveNotification', () => leave('notification'));
       socket.on('userStatus', () => opts.onPresence?.(user, true));
       opts.onPresence?.(user, true);
       socket.on('disconnect', () => {
@@ -209,6 +303,35 @@ export class RealtimeHub implements Realtime {
         if (!left || left.size === 0) opts.onPresence?.(user, false);
       });
     });
+  }
+
+  /**
+   * The cookie a token-less handshake authenticates with, and the origin it came from: the handshake
+   * request's, or, when that request had no session cookie and the connection is on HTTP long-polling (the
+   * family's sockets opened with no options: cross-origin polling requests carry no cookie), the websocket
+   * upgrade's, waited for at most UPGRADE_WAIT_MS (the client probes the upgrade at once). Undefined when
+   * no request of the connection carried the cookie.
+   */
+  private async cookieCredentials(socket: Socket): Promise<(CookieCredentials & { cookie: string }) | undefined> {
+    const hs = socket.handshake;
+    const first: CookieCredentials = { cookie: hs.headers.cookie, origin: hs.headers.origin, site: hs.headers['sec-fetch-site'] as string | undefined };
+    if (hasSessionCookie(first.cookie)) return first as CookieCredentials & { cookie: string };
+    const conn = socket.conn as unknown as EngineSocketLike;
+    if (!conn.atendoUpgradeHeaders && !conn.upgraded && conn.transport?.name === 'polling' && conn.once && conn.off) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          conn.off!('upgrade', done);
+          conn.off!('close', done);
+          resolve();
+        };
+        const timer = setTimeout(done, UPGRADE_WAIT_MS);
+        conn.once!('upgrade', done);
+        conn.once!('close', done);
+      });
+    }
+    const up = conn.atendoUpgradeHeaders;
+    return up && hasSessionCookie(up.cookie) ? (up as CookieCredentials & { cookie: string }) : undefined;
   }
 
   /** Starts consuming the bus fan-out (not needed with local fan-out). */
@@ -236,6 +359,62 @@ export class RealtimeHub implements Realtime {
     this.resolvers.push(resolver);
   }
 
+  /** Adds a guard of `joinChatBox` (see ChatBoxGuard): a join passes when some guard says true. */
+  registerChatBoxGuard(guard: ChatBoxGuard): void {
+    this.chatBoxGuards.push(guard);
+  }
+
+  private async mayJoinChatBox(user: AuthUser, ticketId: number): Promise<boolean> {
+    for (const guard of this.chatBoxGuards) if (await guard(user, ticketId)) return true;
+    return false;
+  }
+
+  /** The family rooms a socket joined (ticket ids, statuses, 'notification'). */
+  private familyRooms(socket: Socket): Set<string> {
+    let set = socket.data.familyRooms as Set<string> | undefined;
+    if (!set) {
+      set = new Set();
+      socket.data.familyRooms = set;
+    }
+    return set;
+  }
+
+  private joinFamilyRoom(socket: Socket, name: string): void {
+    const user = socket.data.user as AuthUser;
+    const set = this.familyRooms(socket);
+    // Bounded: a client cannot make the server hold rooms without end.
+    if (!set.has(name) && set.size >= MAX_FAMILY_ROOMS) return;
+    set.add(name);
+    void socket.join(rooms.named(user.companyId, name));
+    this.syncJoined(socket);
+  }
+
+  private leaveFamilyRoom(socket: Socket, name: string): void {
+    const user = socket.data.user as AuthUser;
+    this.familyRooms(socket).delete(name);
+    void socket.leave(rooms.named(user.companyId, name));
+    this.syncJoined(socket);
+  }
+
+  /**
+   * Keeps the socket's `rooms.joined` rooms equal to (its audiences and its company room) x (the family rooms
+   * it joined): called when either side changes.
+   */
+  private syncJoined(socket: Socket): void {
+    const user = socket.data.user as AuthUser;
+    const cid = user.companyId;
+    const names = this.familyRooms(socket);
+    const holders = [rooms.company(cid)];
+    const audiencePrefix = rooms.audience(cid, '');
+    for (const room of socket.rooms) if (room.startsWith(audiencePrefix)) holders.push(room);
+    const wanted = new Set<string>();
+    for (const h of holders) for (const n of names) wanted.add(rooms.joined(cid, h, n));
+    const prefix = `c:${cid}:x:`;
+    for (const room of socket.rooms) if (room.startsWith(prefix) && !wanted.has(room)) void socket.leave(room);
+    const missing = [...wanted].filter((r) => !socket.rooms.has(r));
+    if (missing.length) void socket.join(missing);
+  }
+
   refreshAudiences(companyId: number, userId?: number): void {
     this.bus.publish<RefreshEnvelope>('realtime.refresh', { companyId, userId }, { volatile: true }).catch((err) => this.app.log.error({ err }, 'realtime refresh publish failed'));
   }
@@ -259,6 +438,7 @@ export class RealtimeHub implements Realtime {
     const prefix = rooms.audience(user.companyId, '');
     for (const room of socket.rooms) if (room.startsWith(prefix) && !wanted.has(room)) void socket.leave(room);
     if (wanted.size) void socket.join([...wanted]);
+    if ((socket.data.familyRooms as Set<string> | undefined)?.size) this.syncJoined(socket);
   }
 
   private async refreshLocal(e: RefreshEnvelope): Promise<void> {
@@ -277,7 +457,7 @@ export class RealtimeHub implements Realtime {
 
   private notify(e: EmitEnvelope): void {
     if (!this.observers.size) return;
-    const opts: EmitOptions = { room: e.room, userId: e.userId, audiences: e.audiences };
+    const opts: EmitOptions = { room: e.room, userId: e.userId, audiences: e.audiences, rooms: e.rooms, roomsOnly: e.roomsOnly };
     for (const listener of this.observers) {
       try {
         listener(e.companyId, e.event, opts);
@@ -317,20 +497,34 @@ export class RealtimeHub implements Realtime {
     } else if (e.userId !== undefined) target = rooms.user(e.companyId, e.userId);
     else if (e.room !== undefined) target = rooms.named(e.companyId, e.room);
     else target = rooms.company(e.companyId);
-    if (e.companyId !== null && this.lgpd && this.lgpd.known(e.companyId) !== false) {
+    const cid = e.companyId;
+    if (cid === null || !e.rooms || e.userId !== undefined) return this.send(cid, target, [], e);
+    // Family rooms: sockets that never joined one get it by the targeting above; routed sockets through
+    // the rooms they joined while holding that targeting (one room per pair, see rooms.joined).
+    if (!e.roomsOnly) this.send(cid, target, [rooms.routed(cid)], e);
+    const holders = Array.isArray(target) ? target : [target];
+    const via: string[] = [];
+    for (const h of holders) for (const name of e.rooms) via.push(rooms.joined(cid, h, name));
+    if (via.length) this.send(cid, via, [], e);
+  }
+
+  /** Emits `e` to `target` minus `except`, as the company's lgpdHideNumber rule wants it for each socket. */
+  private send(cid: number | null, target: string | string[], except: string[], e: EmitEnvelope): void {
+    if (cid !== null && this.lgpd && this.lgpd.known(cid) !== false) {
       // lgpdHideNumber (or not known yet): viewers who are not admins get the masked copy, the others the event as it is.
       const masked = maskNumbersDeep(e.payload);
       if (masked !== e.payload) {
-        this.io.to(target).except(rooms.numbersMasked(e.companyId)).emit(e.event, e.payload);
-        this.io.to(target).except(rooms.numbersFull(e.companyId)).emit(e.event, masked);
+        this.io.to(target).except([...except, rooms.numbersMasked(cid)]).emit(e.event, e.payload);
+        this.io.to(target).except([...except, rooms.numbersFull(cid)]).emit(e.event, masked);
         return;
       }
     }
-    this.io.to(target).emit(e.event, e.payload);
+    if (except.length) this.io.to(target).except(except).emit(e.event, e.payload);
+    else this.io.to(target).emit(e.event, e.payload);
   }
 
   emitToCompany(companyId: number, event: string, payload: unknown, opts: EmitOptions = {}): void {
-    this.publish({ companyId, event, payload, room: opts.room, userId: opts.userId, audiences: opts.audiences });
+    this.publish({ companyId, event, payload, room: opts.room, userId: opts.userId, audiences: opts.audiences, ...(opts.rooms ? { rooms: opts.rooms, roomsOnly: opts.roomsOnly } : {}) });
   }
 
   emitGlobal(event: string, payload: unknown): void {
@@ -367,7 +561,13 @@ export class RealtimeHub implements Realtime {
     this.bus.publish<EmitBatch>(TOPIC, { node: this.node, emits }, { volatile: true }).catch((err) => this.app.log.error({ err, events: emits.length, first: emits[0].event }, 'realtime publish failed'));
   }
 
+  /** Judges every local socket's session now, cutting the dead and the expired (see SocketSessions.sweep). */
+  sweepSessions(): Promise<void> {
+    return this.sessions.sweep();
+  }
+
   async close(): Promise<void> {
+    this.sessions.stop();
     this.flush();
     await this.sub?.unsubscribe();
     await this.refreshSub?.unsubscribe();

@@ -23,6 +23,11 @@ export interface CookieSession {
 
 /** setTimeout's longest delay; longer waits re-arm. */
 const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * How often every local socket's session is judged again (SocketSessions.sweep): a company whose due date
+ * passes while its sockets are open is cut within this (plus the guard's cache of a company, 60 s).
+ */
+export const SESSION_SWEEP_MS = 60_000;
 
 /**
  * The session side of sockets (security issue item 2):
@@ -36,6 +41,10 @@ const MAX_TIMER_MS = 2_147_483_647;
  *   `company.changed`, on any node) leaves its session dead: logout, password change, user deleted, company
  *   deactivated. A change of profile or super flag keeps the socket and moves it to the new profile's rooms
  *   (`rejoin`), as does a change of the user's queues.
+ * - A company past its due date gets no live events, as REST answers it ERR_SUBSCRIPTION_EXPIRED: its
+ *   handshakes are refused, `renewToken` is refused (ack error ERR_SUBSCRIPTION_EXPIRED) and cuts the socket,
+ *   a change of the company (a due date set in the past) cuts its sockets at once, and `sweep` (every
+ *   SESSION_SWEEP_MS) cuts the sockets whose company's due date passed while they were open.
  */
 export class SocketSessions {
   constructor(
@@ -45,6 +54,33 @@ export class SocketSessions {
     private readonly rejoin: (socket: Socket) => Promise<void>,
   ) {
     guard.onChange((change) => void this.recheck(change));
+    this.sweeper = setInterval(() => void this.sweep(), SESSION_SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  private readonly sweeper: NodeJS.Timeout;
+
+  /** Stops the periodic sweep (the hub's close). */
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /**
+   * Judges every local socket's session again and disconnects those whose session died or whose company is
+   * past its due date (the periodic sweep; the guard's caches make it cheap). Resolves when done.
+   */
+  async sweep(): Promise<void> {
+    const sockets = [...this.io.sockets.sockets.values()].filter((s) => s.data.session && s.data.user);
+    await Promise.all(
+      sockets.map(async (socket) => {
+        try {
+          const verdict = await this.guard.judge((socket.data.session as SocketSession).claims);
+          if (!verdict.live || verdict.expired) socket.disconnect(true);
+        } catch (err) {
+          this.app.log.warn({ err }, 'socket session sweep failed; the socket stays until its next check');
+        }
+      }),
+    );
   }
 
   /** The socket's user and session from its handshake; throws AppError ERR_INVALID_TOKEN / ERR_SESSION_EXPIRED / ERR_SUBSCRIPTION_EXPIRED. */
@@ -85,6 +121,11 @@ export class SocketSessions {
     if (claims.id !== user.id || claims.companyId !== user.companyId) throw new AppError('ERR_INVALID_TOKEN');
     const verdict = await this.guard.judge(claims);
     if (!verdict.live || !verdict.asSigned) throw new AppError('ERR_INVALID_TOKEN');
+    if (verdict.expired) {
+      // As REST: a company past its due date gets no live events; the socket ends (after the ack leaves).
+      setImmediate(() => socket.disconnect(true));
+      throw new AppError('ERR_SUBSCRIPTION_EXPIRED');
+    }
     socket.data.session = { claims, expiresAt: claims.exp! * 1000 } satisfies SocketSession;
     await this.adopt(socket, verdict.current);
     this.arm(socket);
@@ -128,7 +169,7 @@ export class SocketSessions {
       hit.map(async (socket) => {
         try {
           const verdict = await this.guard.judge((socket.data.session as SocketSession).claims);
-          if (!verdict.live) socket.disconnect(true);
+          if (!verdict.live || verdict.expired) socket.disconnect(true);
           else await this.adopt(socket, verdict.current);
         } catch (err) {
           this.app.log.warn({ err }, 'socket session re-check failed; the socket stays until its next check');

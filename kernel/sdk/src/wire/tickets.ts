@@ -12,6 +12,16 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 /** Channels a ticket or contact can come from. */
 export type TicketChannel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
 
+/**
+ * The channel of a ticket as Atendo's screens tell them apart. On the wire a ticket's `channel` is the
+ * product family's enum (`whatsapp`, `facebook`, `instagram`: its client shows the Facebook/Instagram 24-hour
+ * banner for any other value), so a WhatsApp Cloud ticket says `whatsapp` there; its connection's channel
+ * (`whatsapp.channel`) still says `whatsappapi`.
+ */
+export function ticketChannelOf(t: { channel?: string | null; whatsapp?: { channel?: string | null } | null }): string {
+  return t.whatsapp?.channel === 'whatsappapi' ? 'whatsappapi' : String(t.channel ?? 'whatsapp');
+}
+
 /** `{id, name}` of a user. */
 export interface UserRef {
   id: number;

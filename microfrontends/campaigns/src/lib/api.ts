@@ -131,7 +131,8 @@ export async function fetchCampaigns(term: string, pageNumber: number, signal?: 
   return { records: page.records, count: page.count, hasMore: page.hasMore };
 }
 /** `GET /campaigns/{id}` (`shipping`: with the recipients). */
-export const fetchCampaign = (id: number, shipping = false, signal?: AbortSignal) => api.get<Campaign>(`/campaigns/${id}`, { query: (shipping ? { shipping: true } : {}) as Query, signal });
+// `shipping` always sent: without it the server answers as to the product family's report (recipients included).
+export const fetchCampaign = (id: number, shipping = false, signal?: AbortSignal) => api.get<Campaign>(`/campaigns/${id}`, { query: { shipping } as Query, signal });
 export const createCampaign = (body: CampaignInput) => api.post<Campaign>('/campaigns', body);
 export const updateCampaign = (id: number, body: CampaignInput) => api.put<Campaign>(`/campaigns/${id}`, body);
 export const deleteCampaign = (id: number) => api.delete<{ message: string }>(`/campaigns/${id}`);

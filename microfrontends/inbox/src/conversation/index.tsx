@@ -18,6 +18,7 @@ import { ConfirmDialog, InfoDialog } from './parts';
 import { readSignature } from './prefs';
 import type { Contact, ContactEvent, ContactListItem, Message, PresenceEvent, Ticket, TicketEvent } from './types';
 import { useConversationMessages } from './useMessages';
+import { ticketChannelOf } from '@atendo/sdk/wire';
 
 export { conversationResources } from './i18n';
 
@@ -358,7 +359,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
             onQuoteClick={quoteClick}
             onChatContact={chatWith}
             onReact={['open', 'group'].includes(ticket.status) ? (m, e) => void react(m, e) : undefined}
-            reactionChoices={REACTIONS_BY_CHANNEL[ticket.channel] ?? []}
+            reactionChoices={REACTIONS_BY_CHANNEL[ticketChannelOf(ticket)] ?? []}
           />
           {selecting ? (
             <SelectBar data-testid="forward-bar">

@@ -8,6 +8,7 @@ import { cut, formatTicketTime, initials, lastMessageKind, LAST_MESSAGE_CUT, NAM
 import { usePresence } from '../lib/presence';
 import type { Viewer } from '../lib/viewer';
 import type { Ticket } from '../types';
+import { ticketChannelOf } from '@atendo/sdk/wire';
 
 /** How many ticket tags a row shows before the '+N' counter. */
 export const ROW_TAGS = 2;
@@ -227,7 +228,8 @@ export const TicketRow = memo(function TicketRow({ ticket, viewer, selected = fa
   const emoji = closed ? ratingEmoji(ticket.userRating) : undefined;
   const tags = ticket.tags ?? [];
   const stripe = ticket.queue ? safeColor(ticket.queue.color, NO_QUEUE_COLOR) : NO_QUEUE_COLOR;
-  const channelLabel = t(`row.channel.${['whatsapp', 'whatsappapi', 'facebook', 'instagram'].includes(String(ticket.channel)) ? ticket.channel : 'whatsapp'}`);
+  const channel = ticketChannelOf(ticket);
+  const channelLabel = t(`row.channel.${['whatsapp', 'whatsappapi', 'facebook', 'instagram'].includes(channel) ? channel : 'whatsapp'}`);
 
   const act = (fn: (x: Ticket) => void) => (e: MouseEvent) => {
     e.stopPropagation();
@@ -276,7 +278,7 @@ export const TicketRow = memo(function TicketRow({ ticket, viewer, selected = fa
       </Avatar>
       <Content>
         <Line>
-          <ChannelIcon channel={String(ticket.channel)} label={channelLabel} />
+          <ChannelIcon channel={channel} label={channelLabel} />
           <Name data-testid="ticket-name" title={ticket.contact?.name ?? ''}>
             {name}
           </Name>

@@ -153,7 +153,7 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
 
   app.get('/campaigns/:id', {
     schema: { tags: ['campaigns'], summary: 'One campaign with its counts (shipping=true adds the recipients)', params: IdParams, querystring: CampaignGetQuery, response: { 200: CampaignSchema, ...errors } },
-  }, (req) => campaigns.get(req.auth.companyId, req.params.id, { shipping: req.query.shipping === true }));
+  }, (req) => campaigns.get(req.auth.companyId, req.params.id, { shipping: req.query.shipping !== false }));
 
   app.put('/campaigns/:id', {
     schema: { tags: ['campaigns'], summary: 'Change a campaign (see the edit rule)', params: IdParams, body: UpdateCampaignBody, response: { 200: CampaignSchema, ...errors } },

@@ -73,7 +73,11 @@ export type CreateCampaignBody = Static<typeof CreateCampaignBody>;
 export const UpdateCampaignBody = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })), ...CampaignFields });
 export type UpdateCampaignBody = Static<typeof UpdateCampaignBody>;
 
-/** Query of `GET /campaigns/{id}`: `shipping=true` adds the recipients (`shipping`). */
+/**
+ * Query of `GET /campaigns/{id}`: `shipping=true` adds the recipients (`shipping`) and the list's number
+ * checks (`contactList.contacts`); absent, as the product family's report calls it, the same (it reads
+ * both); `shipping=false` leaves them out (Atendo's screens, which read `counts`).
+ */
 export const CampaignGetQuery = Type.Object({ shipping: Type.Optional(Type.Boolean()) });
 
 /** Answer of `GET /campaigns`. */

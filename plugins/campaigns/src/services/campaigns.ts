@@ -66,11 +66,17 @@ export interface CampaignInput extends Partial<Record<(typeof MESSAGE_KEYS)[numb
 
 const optionalId = (v: number | string | null | undefined): number | null | undefined => {
   if (v === undefined) return undefined;
-  if (v === null || v === '') return null;
+  if (v === null || v === '' || (typeof v === 'string' && NONE_LABELS.has(v.trim().toLowerCase()))) return null;
   const n = typeof v === 'number' ? v : /^\s*\d{1,10}\s*$/.test(v) ? Number(v.trim()) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw new AppError('ERR_VALIDATION', 'ids must be positive integers');
   return n;
 };
+
+/**
+ * What the product family's campaign form sends for "no choice" in an id select: its initial value is the
+ * label `"Nenhuma"` (CampaignModal's `tagListId`), sent as is when the user picks nothing. Read as null.
+ */
+const NONE_LABELS: ReadonlySet<string> = new Set(['nenhuma', 'nenhum']);
 
 /** Who changes a campaign's status, for the bus event and logs. */
 export interface CampaignDeps {
@@ -183,10 +189,19 @@ export class CampaignStore {
         whatsapps,
         counts: counts.get(r.id)!,
       };
-      if (opts.shipping) c.shipping = await this.shipping(companyId, r.id);
+      if (opts.shipping) {
+        c.shipping = await this.shipping(companyId, r.id);
+        if (c.contactList) c.contactList.contacts = await this.listChecks(companyId, c.contactList.id);
+      }
       out.push(c);
     }
     return out;
+  }
+
+  /** The items of a contact list as the family's campaign report reads them: id and number check (at most 100,000). */
+  private async listChecks(companyId: number, listId: number): Promise<{ id: number; isWhatsappValid: boolean | null }[]> {
+    const rows = (await this.d.db(ITEMS).where({ companyId, contactListId: listId }).orderBy('id').limit(100_000).select('id', 'isWhatsappValid')) as { id: number; isWhatsappValid: boolean | null }[];
+    return rows.map((r) => ({ id: Number(r.id), isWhatsappValid: r.isWhatsappValid === null || r.isWhatsappValid === undefined ? null : Boolean(r.isWhatsappValid) }));
   }
 
   /** The recipients of a started campaign, in sending order (at most 100,000). */

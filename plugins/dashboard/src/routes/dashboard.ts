@@ -87,12 +87,12 @@ export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardSt
   }, async (req) => {
     const q = req.query;
     return stats.report(req.auth.companyId, {
-      range: await range(req.auth.companyId, q),
+      range: await range(req.auth.companyId, { ...q, date_from: q.date_from ?? q.initialDate ?? q.dateFrom, date_to: q.date_to ?? q.finalDate ?? q.dateTo }),
       queueIds: parseIds(q.queueIds),
-      userIds: parseIds(q.userIds),
-      connectionIds: parseIds(q.whatsappIds),
+      userIds: parseIds(q.userIds ?? q.users),
+      connectionIds: parseIds(q.whatsappIds ?? q.whatsappId),
       statuses: parseStatuses(q.status, TICKET_STATUSES),
-      pageNumber: q.pageNumber,
+      pageNumber: q.page ?? q.pageNumber,
       pageSize: q.pageSize ?? 50,
     });
   });

@@ -43,5 +43,16 @@ export const ReportQuery = Type.Object({
   pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   /** Rows per page, 1..500 (default 50). */
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  // The names the product family's report page sends (GridReport): the same filters.
+  /** = date_from / initialDate. */
+  dateFrom: Type.Optional(Day),
+  /** = date_to / finalDate. */
+  dateTo: Type.Optional(Day),
+  /** = pageNumber. */
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
+  /** = userIds. */
+  users: Type.Optional(IdList),
+  /** = whatsappIds. */
+  whatsappId: Type.Optional(IdList),
 });
 export type ReportQuery = Static<typeof ReportQuery>;

@@ -257,14 +257,14 @@ export class DashboardStats {
   async perQueue(companyId: number, r: DayRange): Promise<TicketsPerQueue> {
     const rows = await this.ticketsBy(companyId, r, 'dashboard_day_queues', 'queue_id');
     const queues = new Map((await this.queues.listQueues(companyId)).map((q) => [q.id, q]));
-    return {
-      data: rows
-        .map((x) => {
-          const q = queues.get(Number(x.id));
-          return { queueId: Number(x.id), name: q?.name ?? '', color: q?.color ?? '#9e9e9e', quantidade: Number(x.total) };
-        })
-        .sort((a, b) => b.quantidade - a.quantidade || a.queueId - b.queueId),
-    };
+    return rows
+      .map((x) => {
+        const q = queues.get(Number(x.id));
+        const name = q?.name ?? '';
+        const color = q?.color ?? '#9e9e9e';
+        return { queueId: Number(x.id), name, color, quantidade: Number(x.total), queue: q ? { id: q.id, name, color } : null };
+      })
+      .sort((a, b) => b.quantidade - a.quantidade || a.queueId - b.queueId);
   }
 
   /** Tickets created in the range per user (0: without one), most first. */
@@ -413,23 +413,32 @@ export class DashboardStats {
     const timeZone = await this.timeZone(companyId);
     return {
       timeZone,
-      tickets: mapped.map((x) => ({
-        id: x.ticketId,
-        uuid: x.uuid,
-        status: x.status,
-        contact: n.contact(x.contactId),
-        queue: n.queue(x.queueId),
-        user: n.user(x.userId),
-        whatsapp: n.whatsapp(x.connectionId),
-        createdAt: iso(x.createdAt),
-        acceptedAt: x.acceptedAt ? iso(x.acceptedAt) : null,
-        closedAt: x.closedAt ? iso(x.closedAt) : null,
-        waitTime: span(x.createdAt, x.acceptedAt),
-        supportTime: x.status === 'closed' ? span(x.acceptedAt, x.closedAt) : null,
-        duration: x.status === 'closed' ? span(x.createdAt, x.closedAt) : null,
-        rating: x.rating,
-      })),
+      tickets: mapped.map((x) => {
+        const [contact, queue, user, whatsapp] = [n.contact(x.contactId), n.queue(x.queueId), n.user(x.userId), n.whatsapp(x.connectionId)];
+        return {
+          id: x.ticketId,
+          uuid: x.uuid,
+          status: x.status,
+          contact,
+          queue,
+          user,
+          whatsapp,
+          createdAt: iso(x.createdAt),
+          acceptedAt: x.acceptedAt ? iso(x.acceptedAt) : null,
+          closedAt: x.closedAt ? iso(x.closedAt) : null,
+          waitTime: span(x.createdAt, x.acceptedAt),
+          supportTime: x.status === 'closed' ? span(x.acceptedAt, x.closedAt) : null,
+          duration: x.status === 'closed' ? span(x.createdAt, x.closedAt) : null,
+          rating: x.rating,
+          whatsappName: whatsapp?.name ?? null,
+          contactName: contact?.name ?? null,
+          userName: user?.name ?? null,
+          queueName: queue?.name ?? null,
+          NPS: x.rating,
+        };
+      }),
       count,
+      totalTickets: { total: count },
       hasMore: hasMore(count, rows.length),
       totals: { tickets: count, avgWaitTime: minutes(t.avgWait), avgSupportTime: minutes(t.avgSupport), avgDuration: minutes(t.avgDuration) },
     };
@@ -441,6 +450,8 @@ export function parseStatuses(v: string | undefined, allowed: readonly string[])
   if (v === undefined || !v.trim()) return undefined;
   let items: string[];
   const s = v.trim();
+  // The product family's report sends `status=[]` when no status is chosen: no filter.
+  if (/^\[\s*\]$/.test(s)) return undefined;
   if (s.startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(s);

@@ -25,7 +25,7 @@ export function checkPlantao(body: PlantaoBody): { phone: string; interval: numb
   const phone = String(body.phone ?? '').replace(/\D/g, '');
   if (!phone) throw new AppError('ERR_VALIDATION', PLANTAO_MESSAGES.phone);
   if (phone.length < 8 || phone.length > 20) throw new AppError('ERR_VALIDATION', PLANTAO_MESSAGES.phone);
-  const byDay = new Map(body.days.map((d) => [d.weekdayEn, d]));
+  const byDay = new Map(body.days.map((d) => [d.weekdayEn.toLowerCase(), d]));
   if (byDay.size !== 7) throw new AppError('ERR_VALIDATION', 'days must list the seven weekdays once each');
   const days = WEEKDAYS.map(({ weekday, weekdayEn }) => {
     const d = byDay.get(weekdayEn)!;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { AppError, iso, type Realtime } from '@atendo/sdk';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
-import { PROMPT_DEFAULTS, PROMPT_VOICES, promptEvent, type Prompt } from '../contract';
+import { FAMILY_PROMPT_EVENT, PROMPT_DEFAULTS, PROMPT_VOICES, promptEvent, type Prompt } from '../contract';
 import type { PromptBody } from '../schemas/prompts';
 import { mask, type SecretBox } from './crypto';
 
@@ -126,7 +126,7 @@ export class PromptStore {
     const cols = await this.columns(companyId, body);
     const [row] = await this.db(TABLE).insert({ companyId, ...cols }).returning('*');
     const out = await this.toPublic(this.record(row));
-    this.realtime.emitToCompany(companyId, promptEvent(companyId), { action: 'create', prompt: out });
+    this.emit(companyId, { action: 'create', prompt: out });
     return out;
   }
 
@@ -137,13 +137,19 @@ export class PromptStore {
     const [row] = await this.db(TABLE).where({ companyId, id }).update({ ...cols, updatedAt: this.db.fn.now() }).returning('*');
     if (!row) throw new AppError('ERR_NO_PROMPT_FOUND');
     const out = await this.toPublic(this.record(row));
-    this.realtime.emitToCompany(companyId, promptEvent(companyId), { action: 'update', prompt: out });
+    this.emit(companyId, { action: 'update', prompt: out });
     return out;
   }
 
   async remove(companyId: number, id: number): Promise<void> {
     const n = await this.db(TABLE).where({ companyId, id }).del();
     if (!n) throw new AppError('ERR_NO_PROMPT_FOUND');
-    this.realtime.emitToCompany(companyId, promptEvent(companyId), { action: 'delete', promptId: id });
+    this.emit(companyId, { action: 'delete', promptId: id });
+  }
+
+  /** Pushes a prompt event as `company-{id}-prompt` and as the family's `prompt`, both to the company's sockets only. */
+  private emit(companyId: number, payload: unknown): void {
+    this.realtime.emitToCompany(companyId, promptEvent(companyId), payload);
+    this.realtime.emitToCompany(companyId, FAMILY_PROMPT_EVENT, payload);
   }
 }

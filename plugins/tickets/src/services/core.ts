@@ -146,13 +146,37 @@ export async function shouldMask(deps: TicketsDeps, companyId: number, profile: 
  * follow the lgpdHideNumber rule for everyone when it is enabled. `known` is the row's socket payload when
  * the caller built it already (`socketTicketOf`).
  */
-export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'>, known?: Ticket): Promise<Ticket> {
+export async function emitTicketUpdate(deps: TicketsDeps, ticket: TicketRow, previous?: TicketBefore, known?: Ticket): Promise<Ticket> {
   // `known`: the caller serialized this very row for sockets already (socketTicket).
   const serialized = known ?? (await socketTicketOf(deps, ticket));
+  pushTicketUpdate(deps, ticket, serialized, previous);
+  return serialized;
+}
+
+/** What emits need of a ticket's row before a change (its status: the old status room gets a `delete`). */
+export type TicketBefore = Pick<TicketRow, 'isGroup' | 'queueId' | 'userId'> & { status?: TicketRow['status'] };
+
+/**
+ * The product family's rooms of a ticket's events (wire-shapes §5): its id, its status and 'notification'
+ * (`company-{id}-ticket` and appMessage create); `idOnly` for message updates (the ticket id room only).
+ */
+export function ticketRooms(t: Pick<TicketRow, 'id' | 'status'>, idOnly = false): string[] {
+  return idOnly ? [String(t.id)] : [String(t.id), t.status, 'notification'];
+}
+
+/**
+ * Pushes `company-{id}-ticket` {action:'update', ticket: wire} to the audiences that see the ticket now and
+ * those that saw it before (`previous`); when its status changed, first `{action:'delete', ticketId}` to the
+ * old status room (sockets of the product family that joined it: its list drops the row; wire-shapes §5).
+ */
+export function pushTicketUpdate(deps: TicketsDeps, ticket: TicketRow, wire: Ticket | undefined, previous?: TicketBefore): void {
+  const event = companyEvent(ticket.companyId, 'ticket');
   const audiences = new Set(ticketAudiences(ticket));
   if (previous) for (const a of ticketAudiences(previous)) audiences.add(a);
-  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'update', ticket: serialized, ticketId: ticket.id }, { audiences: [...audiences] });
-  return serialized;
+  if (previous?.status && previous.status !== ticket.status) {
+    deps.realtime.emitToCompany(ticket.companyId, event, { action: 'delete', ticketId: ticket.id }, { audiences: [...audiences], rooms: [previous.status], roomsOnly: true });
+  }
+  deps.realtime.emitToCompany(ticket.companyId, event, { action: 'update', ticket: wire, ticketId: ticket.id }, { audiences: [...audiences], rooms: ticketRooms(ticket) });
 }
 
 /**
@@ -171,12 +195,12 @@ export async function socketTicketOf(
 
 /** Emits `company-{id}-ticket` {action:'delete', ticketId} to the ticket's audiences. */
 export function emitTicketDelete(deps: TicketsDeps, ticket: TicketRow): void {
-  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'delete', ticketId: ticket.id }, { audiences: ticketAudiences(ticket) });
+  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'delete', ticketId: ticket.id }, { audiences: ticketAudiences(ticket), rooms: ticketRooms(ticket) });
 }
 
 /** Emits `company-{id}-ticket` {action:'updateUnread', ticketId} to the ticket's audiences. */
 export function emitTicketUnread(deps: TicketsDeps, ticket: TicketRow): void {
-  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'updateUnread', ticketId: ticket.id }, { audiences: ticketAudiences(ticket) });
+  deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'ticket'), { action: 'updateUnread', ticketId: ticket.id }, { audiences: ticketAudiences(ticket), rooms: ticketRooms(ticket) });
 }
 
 /** The partial unique index that keeps one active ticket per (company, contact, connection). */

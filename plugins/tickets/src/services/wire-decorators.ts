@@ -73,6 +73,9 @@ export function wireTicketRow(row: TicketRow): WireTicketRow {
   if (!('closedAt' in out)) out.closedAt = null;
   if (!('acceptedAt' in out)) out.acceptedAt = null;
   if (!('amountUsedBotQueuesNPS' in out)) out.amountUsedBotQueuesNPS = undefined;
+  // The family's enum (wire-shapes §2 Ticket.channel): a WhatsApp Cloud ticket is a WhatsApp ticket there (its
+  // client shows the Facebook/Instagram 24-hour banner for any other value); `whatsapp.channel` tells them apart.
+  if (out.channel === 'whatsappapi') out.channel = 'whatsapp';
   return out as unknown as WireTicketRow;
 }
 

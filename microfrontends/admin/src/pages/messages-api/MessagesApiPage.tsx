@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import styled from 'styled-components';
-import { errorText, getSocket, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
+import { errorText, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, Card, SelectField, TextField, Title } from '@atendo/web-ui';
 import { CheckboxField, ListFrame, navigateTo, TextAreaField } from '@atendo/web-kit';
 import { fetchQueues, fetchUserRefs, sharedKeys } from '../../lib/api';
@@ -95,8 +95,8 @@ export function MessagesApiPage() {
 
   const onSent = (answer: SendAnswer, kind: 'text' | 'media') => {
     toast.success(t('messagesApi.sent'));
-    // The ticket's room carries its messages' ack updates.
-    getSocket()?.emit('joinChatBox', String(answer.ticketId));
+    // The ack updates arrive by the user's ticket audiences. The page's socket is shared with the inbox: it
+    // joins no room of the product family (a socket that joins one gets ticket events only by its rooms).
     setSent((rows) => [{ ...answer, kind, ack: 0 }, ...rows.filter((r) => r.messageId !== answer.messageId)].slice(0, 20));
   };
 

@@ -1,7 +1,7 @@
 import { companyEvent, type Topic } from '@atendo/sdk';
 import type { TicketRow } from '../../model';
 import { ticketAudiences } from '../../visibility';
-import { serializeTickets, ticketBusEvent, ticketChangedEvent } from '../core';
+import { pushTicketUpdate, serializeTickets, ticketBusEvent, ticketChangedEvent, ticketRooms } from '../core';
 import { messageReceived, messageStored, ticketChanged, ticketCreated, ticketUpdated, type MessageReceivedEvent, type TicketActor } from '../../contract';
 import { messageStoredEvent, serializeMessages, wireMessageRow, type SerializedMessage } from '../messages';
 import type { TicketsDeps } from '../deps';
@@ -113,14 +113,10 @@ export class Announcer {
         const t = a.tickets.get(s.message.ticketId);
         const ticket = wireById.get(s.message.ticketId);
         if (!t || !ticket) return;
-        deps.realtime.emitToCompany(companyId, appMessage, { action: 'create', message: messages[idx], ticket, contact: ticket.contact ?? null }, { audiences: ticketAudiences(t) });
+        deps.realtime.emitToCompany(companyId, appMessage, { action: 'create', message: messages[idx], ticket, contact: ticket.contact ?? null }, { audiences: ticketAudiences(t), rooms: ticketRooms(t) });
       });
-      const ticketEvent = companyEvent(companyId, 'ticket');
       for (const t of ticketRows) {
-        const audiences = new Set(ticketAudiences(t));
-        const prev = a.opened.get(t.id)?.previous;
-        if (prev) for (const x of ticketAudiences(prev)) audiences.add(x);
-        deps.realtime.emitToCompany(companyId, ticketEvent, { action: 'update', ticket: wireById.get(t.id), ticketId: t.id }, { audiences: [...audiences] });
+        pushTicketUpdate(deps, t, wireById.get(t.id), a.opened.get(t.id)?.previous);
       }
     }
   }

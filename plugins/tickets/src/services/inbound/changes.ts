@@ -126,7 +126,8 @@ export class EnvelopeChanges {
       env.companyId,
       companyEvent(env.companyId, 'presence'),
       { action: 'update-presence', ticketId: ticket.id, presence: env.typing.state },
-      { audiences: ticketAudiences(ticket) },
+      // The family's rooms of presence: the ticket id and its status (wire-shapes §5).
+      { audiences: ticketAudiences(ticket), rooms: [String(ticket.id), ticket.status] },
     );
   }
 

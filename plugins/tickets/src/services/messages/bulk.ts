@@ -6,7 +6,7 @@ import { ticketAudiences } from '../../visibility';
 import { ticketCreated, type ContactSendInput, type ContactSendResult, type SendToContactsOptions, type TicketActor } from '../../contract';
 import { CONVERSATION_STATUSES, type MessageRow, type TicketRow } from '../../model';
 import { safeMediaPath } from '../inbound/fields';
-import { serializeTickets, ticketBusEvent } from '../core';
+import { serializeTickets, ticketBusEvent, ticketRooms } from '../core';
 import type { TicketsDeps } from '../deps';
 import { MESSAGE_MAX } from '../../schemas/messages';
 import { MESSAGE_MEDIA_TYPES, messageStoredEvent, type StoredOutbound } from './outbound';
@@ -242,9 +242,9 @@ async function announceBulk(deps: TicketsDeps, companyId: number, stored: Stored
   const event = companyEvent(companyId, 'appMessage');
   stored.forEach((s, i) => {
     const wire = wireById.get(s.ticket.id)!;
-    deps.realtime.emitToCompany(companyId, event, { action: 'create', message: serialized[i], ticket: wire, contact: wire.contact ?? null }, { audiences: ticketAudiences(s.ticket) });
+    deps.realtime.emitToCompany(companyId, event, { action: 'create', message: serialized[i], ticket: wire, contact: wire.contact ?? null }, { audiences: ticketAudiences(s.ticket), rooms: ticketRooms(s.ticket) });
   });
   for (const t of tickets.values()) {
-    deps.realtime.emitToCompany(companyId, companyEvent(companyId, 'ticket'), { action: 'update', ticket: wireById.get(t.id)!, ticketId: t.id }, { audiences: ticketAudiences(t) });
+    deps.realtime.emitToCompany(companyId, companyEvent(companyId, 'ticket'), { action: 'update', ticket: wireById.get(t.id)!, ticketId: t.id }, { audiences: ticketAudiences(t), rooms: ticketRooms(t) });
   }
 }

@@ -4,7 +4,7 @@ import type { Contact } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow, Viewer } from '../../model';
 import { CONVERSATION_STATUSES } from '../../model';
 import { isAdmin, ticketAudiences } from '../../visibility';
-import { isUniqueActiveViolation, openTicket, ticketBusEvent, ticketChangedEvent } from '../core';
+import { isUniqueActiveViolation, openTicket, ticketBusEvent, ticketChangedEvent, ticketRooms } from '../core';
 import { ticketChanged, ticketCreated, ticketUpdated, type TicketActor } from '../../contract';
 import type { TicketsDeps } from '../deps';
 import { assertVisible, guardMessage } from '../guard';
@@ -223,7 +223,7 @@ export async function deleteMessage(deps: TicketsDeps, auth: AuthUser, id: numbe
       // Forwards never copy private notes, so no other message points at this file.
       await deps.uploads.remove(message.companyId, message.mediaPath).catch((err: unknown) => deps.log.warn({ err }, 'messages: media removal failed'));
     }
-    deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'appMessage'), { action: 'delete', message: serialized }, { audiences: ticketAudiences(ticket) });
+    deps.realtime.emitToCompany(ticket.companyId, companyEvent(ticket.companyId, 'appMessage'), { action: 'delete', message: serialized }, { audiences: ticketAudiences(ticket), rooms: ticketRooms(ticket, true) });
     return serialized;
   }
 

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { AppError, camelRow, companyEvent, deleteTopic, editTopic, messageDelete, messageEdit, messageFailed, messageSend, messageSent, messageStatus, sendTopic, UPLOAD_TYPES, type Channel, type SendCommand } from '@atendo/sdk';
 import type { MessageRow, TicketRow, TicketStatus } from '../../model';
 import { ticketAudiences } from '../../visibility';
-import { emitTicketUpdate, getTicketOr404, ticketSnapshot } from '../core';
+import { emitTicketUpdate, getTicketOr404, ticketRooms, ticketSnapshot } from '../core';
 import { messageStored, type MessageStoredEvent, type TicketActor } from '../../contract';
 import type { TicketsDeps } from '../deps';
 import type { Contact } from '@atendo/plugin-contacts/contract';
@@ -271,7 +271,7 @@ export async function announceOutboundMessage(deps: TicketsDeps, stored: StoredO
       ticket.companyId,
       companyEvent(ticket.companyId, 'appMessage'),
       { action: 'create', message: serialized, ticket: wireTicket, contact: wireTicket.contact ?? null },
-      { audiences: ticketAudiences(ticket) },
+      { audiences: ticketAudiences(ticket), rooms: ticketRooms(ticket) },
     );
     // The same payload as the message event's ticket (one serialization for both pushes).
     if (opts.emitTicket !== false) await emitTicketUpdate(deps, ticket, undefined, wireTicket);

@@ -3,7 +3,7 @@ import type { Message, Reaction as WireReaction, Ticket } from '@atendo/sdk/wire
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../../model';
 import { ticketAudiences } from '../../visibility';
-import { socketTicketOf } from '../core';
+import { socketTicketOf, ticketRooms } from '../core';
 import type { TicketsDeps } from '../deps';
 
 /**
@@ -143,6 +143,6 @@ export const socketTicket = socketTicketOf;
 export async function emitMessageUpdate(deps: TicketsDeps, row: MessageRow, action: 'update' | 'delete' = 'update', known?: TicketRow | null): Promise<SerializedMessage> {
   const ticket = known !== undefined ? (known ?? undefined) : ((await deps.db('tickets').where({ id: row.ticketId, companyId: row.companyId }).first()) as TicketRow | undefined);
   const [message] = await serializeMessages(deps, row.companyId, [row], { tickets: ticket ? [ticket] : undefined });
-  if (ticket) deps.realtime.emitToCompany(row.companyId, companyEvent(row.companyId, 'appMessage'), { action, message }, { audiences: ticketAudiences(ticket) });
+  if (ticket) deps.realtime.emitToCompany(row.companyId, companyEvent(row.companyId, 'appMessage'), { action, message }, { audiences: ticketAudiences(ticket), rooms: ticketRooms(ticket, true) });
   return message;
 }

@@ -192,6 +192,8 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       concurrency: config.JOBS_CONCURRENCY,
       pollIntervalMs: config.JOBS_POLL_INTERVAL_MS,
       shutdownTimeoutMs: config.JOBS_SHUTDOWN_TIMEOUT_MS,
+      heartbeatMs: config.JOBS_HEARTBEAT_MS,
+      deadAfterMs: config.JOBS_DEAD_AFTER_MS,
     });
     // Closes its pool if boot fails before the worker starts (stop is idempotent: see the closer below).
     closers.push(() => jobs.stop());

@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
 import type { Knex } from 'knex';
-import { audienceResolvers, CHANNEL_TOPICS, companyChanged, identityService, userExtensions, planChanged, resetCodeIssued, sessionsChanged, type AuthUser, type Bus, type PluginContext, type PluginDefinition, type Topic, type TypeBoxTypeProvider } from '@atendo/sdk';
+import { audienceResolvers, CHANNEL_TOPICS, companyChanged, identityService, referencesService, createReferences, userExtensions, planChanged, resetCodeIssued, sessionsChanged, type AuthUser, type Bus, type PluginContext, type PluginDefinition, type Topic, type TypeBoxTypeProvider } from '@atendo/sdk';
 import { loadConfig, type KernelConfig, type RawConfig } from './config';
 import { createKnex, migrate, startEmbeddedPostgres, type EmbeddedServer } from './db';
 import { createBus, InProcessBus } from './bus';
@@ -260,6 +260,9 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     closers.push(() => sessionGuard.stop());
     const services = new Services();
     services.provide(identityService, identity);
+    // Foreign ids in bodies, checked against the caller's company by the plugin owning them (issue 37 item 5).
+    const references = createReferences();
+    services.provide(referencesService, references);
 
     // ---- HTTP plumbing
     installErrorHandlers(app);
@@ -338,7 +341,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     });
 
     const kernelCtx = { publicUrl: config.BACKEND_URL, frontendUrl: config.frontendOrigins[0] ?? '', dataDir: config.dataDir, uploadsDir: config.uploadsDir, nodeEnv: config.NODE_ENV };
-    await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard });
+    await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard, references });
     await operationsRoutes(app, { config, db, bus: rawBus, metrics, version: VERSION });
 
     // ---- plugins

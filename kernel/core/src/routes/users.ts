@@ -247,6 +247,8 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
     const name = body.name.trim();
     if (name.length < 2) throw new AppError('ERR_VALIDATION', 'name must be at least 2 characters');
     const email = body.email.trim().toLowerCase();
+    // The default connection must be one of the company's (404 ERR_NO_WAPP_FOUND).
+    await deps.references?.assert(companyId, 'connection', body.whatsappId || null, 'whatsappId');
     const passwordHash = await hashPassword(body.password);
     let row: UserRow;
     try {
@@ -324,7 +326,10 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
     if (body.endWork !== undefined) admin.endWork = workTime(body.endWork, '23:59');
     if (body.allTicket !== undefined) admin.allTicket = body.allTicket;
     if (body.allowGroup !== undefined) admin.allowGroup = body.allowGroup;
-    if (body.whatsappId !== undefined) admin.whatsappId = body.whatsappId || null;
+    if (body.whatsappId !== undefined) {
+      await deps.references?.assert(current.companyId, 'connection', body.whatsappId || null, 'whatsappId');
+      admin.whatsappId = body.whatsappId || null;
+    }
     if (body.wpp !== undefined) admin.wpp = body.wpp?.trim() || null;
     const extBody: Record<string, unknown> = { ...body };
     if (!isAdmin) {

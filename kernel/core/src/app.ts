@@ -171,7 +171,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     let dbUrl = config.DATABASE_URL;
     if (!dbUrl) {
       embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), Number(process.env.EMBEDDED_PG_PORT ?? 54329), 'atendo', app.log, {
-        // Restarted when it dies; when it cannot be kept running the kernel exits, for its supervisor.
+        // Restarted whenever it dies, with backoff, for as long as the kernel runs (requests answer 503 meanwhile).
         onGiveUp: opts.onFatal ?? ((err) => {
           app.log.fatal({ err }, 'embedded PostgreSQL cannot be kept running: exiting so that the process supervisor starts the kernel again');
           process.exit(1);

@@ -326,10 +326,7 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
     if (body.endWork !== undefined) admin.endWork = workTime(body.endWork, '23:59');
     if (body.allTicket !== undefined) admin.allTicket = body.allTicket;
     if (body.allowGroup !== undefined) admin.allowGroup = body.allowGroup;
-    if (body.whatsappId !== undefined) {
-      await deps.references?.assert(current.companyId, 'connection', body.whatsappId || null, 'whatsappId');
-      admin.whatsappId = body.whatsappId || null;
-    }
+    if (body.whatsappId !== undefined) admin.whatsappId = body.whatsappId || null;
     if (body.wpp !== undefined) admin.wpp = body.wpp?.trim() || null;
     const extBody: Record<string, unknown> = { ...body };
     if (!isAdmin) {
@@ -347,6 +344,10 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
       }
       for (const k of ADMIN_ONLY) delete extBody[k];
     } else {
+      // The default connection must be one of the company's (404 ERR_NO_WAPP_FOUND).
+      if (admin.whatsappId !== undefined && admin.whatsappId !== current.whatsappId) {
+        await deps.references?.assert(current.companyId, 'connection', admin.whatsappId as number | null, 'whatsappId');
+      }
       Object.assign(patch, admin);
     }
     // Changing one's own password takes the current one, whoever the caller is (a stolen access token alone

@@ -124,6 +124,29 @@ function compiledEntries() {
   return entries;
 }
 
+/**
+ * The API process's environment under `npm start`: `env` with the defaults filled in. TRUST_PROXY (the
+ * client address an X-Forwarded-For names is believed) defaults to `loopback` only where the bundled web
+ * server is in front of the API, i.e. the browser reaches the API through it (`/backend`, API_URL unset):
+ * with API_URL set the browser calls the API directly and a loopback peer is any local process, so nothing
+ * is trusted unless TRUST_PROXY says so. In production too: the rule is where the web server is, not the mode.
+ */
+export function apiEnvironment(env, { production, webPort }) {
+  const webInFront = !env.API_URL;
+  const out = {
+    ...env,
+    // Demo attendants and connections on a development first start; never in production.
+    SEED_DEMO: env.SEED_DEMO ?? (production ? 'false' : 'true'),
+    // The demo's connections cannot reach WhatsApp: reset codes go to the [api] log (never in production).
+    DEV_LOG_RESET_CODES: env.DEV_LOG_RESET_CODES ?? (production ? 'false' : 'true'),
+    FRONTEND_URL: env.FRONTEND_URL ?? `http://localhost:${webPort},http://127.0.0.1:${webPort}`,
+    // Media URLs resolve against the origin the browser uses (see mediaBaseUrl).
+    BACKEND_URL: mediaBaseUrl(env),
+  };
+  if (env.TRUST_PROXY === undefined && webInFront) out.TRUST_PROXY = 'loopback';
+  return out;
+}
+
 function main() {
   const production = process.env.NODE_ENV === 'production' && !args.has('--build-only');
   if (!production && !buildWeb({ force: args.has('--force') })) {
@@ -135,18 +158,7 @@ function main() {
 
   const port = process.env.PORT ?? '8080';
   const webPort = process.env.WEB_PORT ?? '3000';
-  const apiEnv = {
-    ...process.env,
-    // Demo attendants and connections on a development first start; never in production.
-    SEED_DEMO: process.env.SEED_DEMO ?? (production ? 'false' : 'true'),
-    // The demo's connections cannot reach WhatsApp: reset codes go to the [api] log (never in production).
-    DEV_LOG_RESET_CODES: process.env.DEV_LOG_RESET_CODES ?? (production ? 'false' : 'true'),
-    // The browser reaches the API through the web server on this machine: the client address it forwards
-    // (X-Forwarded-For) is believed from a loopback peer only, so per-address limits count each browser.
-    TRUST_PROXY: process.env.TRUST_PROXY ?? 'loopback',
-    FRONTEND_URL: process.env.FRONTEND_URL ?? `http://localhost:${webPort},http://127.0.0.1:${webPort}`,
-    BACKEND_URL: mediaBaseUrl(),
-  };
+  const apiEnv = apiEnvironment(process.env, { production, port, webPort });
   // The browser reaches the API through the web server (/backend on its own origin) unless API_URL is set.
   const webEnv = { ...process.env, WEB_PORT: webPort, API_PROXY_TARGET: process.env.API_PROXY_TARGET ?? `http://127.0.0.1:${port}` };
   const children = [

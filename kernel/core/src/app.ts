@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
 import type { Knex } from 'knex';
-import { audienceResolvers, chatBoxGuards, CHANNEL_TOPICS, companyChanged, identityService, userExtensions, planChanged, resetCodeIssued, sessionsChanged, type AuthUser, type Bus, type PluginContext, type PluginDefinition, type Topic, type TypeBoxTypeProvider } from '@atendo/sdk';
+import { audienceResolvers, chatBoxGuards, CHANNEL_TOPICS, companyChanged, identityService, referencesService, createReferences, userExtensions, planChanged, resetCodeIssued, sessionsChanged, type AuthUser, type Bus, type PluginContext, type PluginDefinition, type Topic, type TypeBoxTypeProvider } from '@atendo/sdk';
 import { loadConfig, type KernelConfig, type RawConfig } from './config';
 import { createKnex, migrate, startEmbeddedPostgres, type EmbeddedServer } from './db';
 import { createBus, InProcessBus } from './bus';
@@ -192,7 +192,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     let dbUrl = config.DATABASE_URL;
     if (!dbUrl) {
       embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), Number(process.env.EMBEDDED_PG_PORT ?? 54329), 'atendo', app.log, {
-        // Restarted when it dies; when it cannot be kept running the kernel exits, for its supervisor.
+        // Restarted whenever it dies, with backoff, for as long as the kernel runs (requests answer 503 meanwhile).
         onGiveUp: opts.onFatal ?? ((err) => {
           app.log.fatal({ err }, 'embedded PostgreSQL cannot be kept running: exiting so that the process supervisor starts the kernel again');
           process.exit(1);
@@ -213,6 +213,8 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       concurrency: config.JOBS_CONCURRENCY,
       pollIntervalMs: config.JOBS_POLL_INTERVAL_MS,
       shutdownTimeoutMs: config.JOBS_SHUTDOWN_TIMEOUT_MS,
+      heartbeatMs: config.JOBS_HEARTBEAT_MS,
+      deadAfterMs: config.JOBS_DEAD_AFTER_MS,
     });
     // Closes its pool if boot fails before the worker starts (stop is idempotent: see the closer below).
     closers.push(() => jobs.stop());
@@ -292,6 +294,9 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     closers.push(() => sessionGuard.stop());
     const services = new Services();
     services.provide(identityService, identity);
+    // Foreign ids in bodies, checked against the caller's company by the plugin owning them (issue 37 item 5).
+    const references = createReferences();
+    services.provide(referencesService, references);
 
     // ---- HTTP plumbing
     installErrorHandlers(app);
@@ -380,7 +385,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     });
 
     const kernelCtx = { publicUrl: config.BACKEND_URL, frontendUrl: config.frontendOrigins[0] ?? '', dataDir: config.dataDir, uploadsDir: config.uploadsDir, nodeEnv: config.NODE_ENV };
-    await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard });
+    await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard, references });
     await operationsRoutes(app, { config, db, bus: rawBus, metrics, version: VERSION });
     await deadLetterRoutes(app, { store: deadLetters });
 

@@ -89,6 +89,10 @@ export const ConfigSchema = Type.Object({
   JOBS_POLL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
   /** Durable jobs: on shutdown, ms running jobs may take before they are aborted (and retried later). */
   JOBS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 5000 }),
+  /** Durable jobs: how often a node writes its workers' heartbeat and sweeps dead nodes' locked jobs, ms. */
+  JOBS_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+  /** Durable jobs: a node whose heartbeat is older than this is dead; the jobs its workers held are released, ms. */
+  JOBS_DEAD_AFTER_MS: Type.Integer({ minimum: 300, maximum: 3600000, default: 30000 }),
   /**
    * Durable inbox (webhooks): events accepted and not processed yet, all nodes together, beyond which new ones
    * are refused with 503 (the provider delivers again later) instead of piling up.

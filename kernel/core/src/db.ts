@@ -47,12 +47,15 @@ export interface EmbeddedServer {
 /** Options of `startEmbeddedPostgres`. */
 export interface EmbeddedOptions {
   /**
-   * Restart the server when it exits on its own (crash, kill): up to `maxRestarts` within a minute, with a
-   * growing delay; past that (or when a restart fails) `onGiveUp` is called (the kernel then exits, for
-   * its own supervisor to start it again). Default: supervised, 5 restarts.
+   * Restart the server when it exits on its own (crash, kill), for as long as the kernel runs (it does not
+   * exit: requests answer 503 meanwhile): a growing, jittered delay up to `maxBackoffMs` (default 30 s)
+   * between failed restarts, each failure logged with why; more than `maxRestarts` exits within a minute (a
+   * crash loop) start from a longer delay. Default: supervised, 5 restarts. Unsupervised (`supervise:
+   * false`), an exit calls `onGiveUp`.
    */
   supervise?: boolean;
   maxRestarts?: number;
+  maxBackoffMs?: number;
   onGiveUp?: (err: Error) => void;
 }
 
@@ -202,17 +205,22 @@ export async function startEmbeddedPostgres(dir: string, port: number, database:
       void (async () => {
         const now = Date.now();
         while (restarts.length && now - restarts[0] > 60_000) restarts.shift();
-        if (opts.supervise === false || restarts.length >= maxRestarts) {
-          const err = new Error(`embedded PostgreSQL exited (code ${code ?? 'none'}, signal ${signal ?? 'none'}) ${restarts.length} times within a minute: giving up`);
+        if (opts.supervise === false) {
+          const err = new Error(`embedded PostgreSQL exited (code ${code ?? 'none'}, signal ${signal ?? 'none'}) and is not supervised`);
           log?.error({ err, recent: recent.slice(-8) }, 'embedded PostgreSQL: not restarted');
           opts.onGiveUp?.(err);
           return;
         }
+        // Never give up while the kernel runs (requests answer 503 meanwhile): a crash loop (more than
+        // maxRestarts within a minute) only waits longer before the next try.
+        const looping = restarts.length >= maxRestarts;
         restarts.push(now);
-        log?.error({ code, signal, restart: restarts.length, recent: recent.slice(-5) }, 'embedded PostgreSQL exited unexpectedly: restarting it (crash recovery keeps every committed row)');
+        log?.error({ code, signal, restart: restarts.length, looping, recent: recent.slice(-5) }, 'embedded PostgreSQL exited unexpectedly: restarting it (crash recovery keeps every committed row)');
         for (let attempt = 1; !stopping; attempt++) {
           // Its orphaned backends must go before a new postmaster may use the shared memory: wait a little.
-          await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** (attempt - 1))));
+          const cap = opts.maxBackoffMs ?? 30_000;
+          const base = Math.min(cap, (looping ? 2_000 : 250) * 2 ** (attempt - 1));
+          await new Promise((r) => setTimeout(r, base / 2 + Math.random() * (base / 2)));
           if (stopping) return;
           try {
             await stopStalePostmaster(dir, log);
@@ -221,12 +229,8 @@ export async function startEmbeddedPostgres(dir: string, port: number, database:
             watch();
             return;
           } catch (err) {
-            if (attempt >= 8) {
-              log?.error({ err }, 'embedded PostgreSQL: restart failed; giving up');
-              opts.onGiveUp?.(err as Error);
-              return;
-            }
-            log?.warn({ err, attempt }, 'embedded PostgreSQL: restart failed; trying again');
+            // Why it did not start (its last log lines) each time; the kernel keeps answering 503 until it does.
+            log?.error({ err, attempt, recent: recent.slice(-5) }, 'embedded PostgreSQL: restart failed; trying again with backoff');
           }
         }
       })();

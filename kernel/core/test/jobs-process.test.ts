@@ -11,7 +11,8 @@ import { HITS_DDL, Hit, jobNodePlugin } from './fixtures/jobs/plugin';
 /**
  * Durable jobs across processes on one database: a job scheduled by a kernel killed (SIGKILL) before it
  * is due runs once on the kernel started afterwards; two kernel processes handling one job name run each
- * of N jobs exactly once.
+ * of N jobs exactly once; jobs running on a kernel killed at their due time run again within a minute of
+ * restart (the workers' heartbeat sweep releases their locks; graphile-worker alone keeps them 4 hours).
  */
 
 const ROOT = resolve(__dirname, '../../..');
@@ -91,6 +92,46 @@ describe('ctx.jobs across kernel processes', () => {
     }
   });
 
+  test('KILL -9 AT THE DUE TIME: jobs running on a killed kernel are released by the heartbeat sweep and each runs once more within a minute of restart', async () => {
+    // Due in 2 s; on the `dying` node the handler records its start then runs for 10 minutes.
+    const scheduler = new JobScheduler({ db, databaseUrl: url, log: pino({ level: 'silent' }) });
+    const keys = ['due-0', 'due-1', 'due-2', 'due-3'];
+    try {
+      for (const key of keys) await scheduler.forOwner('test').schedule(Hit, { key, sleepMs: 600_000, sleepOn: 'dying' }, { delayMs: 2000 });
+    } finally {
+      await scheduler.stop();
+    }
+    const a = startNode(url, 'dying');
+    nodes.push(a);
+    await a.ready;
+    const dueHits = async () => (await hits(db)).filter((h) => h.key.startsWith('due-'));
+    // Each job started on `dying` (JOBS_CONCURRENCY 4: all four at once), then kill -9 while they run.
+    await waitFor(async () => (await dueHits()).length === keys.length, 20000, 50);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const locked = await db.raw(`SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}._private_jobs WHERE locked_by IS NOT NULL`);
+    expect(locked.rows[0].n).toBe(keys.length);
+
+    // Restart with the default heartbeat settings: every job runs again on the new kernel within a minute.
+    const t0 = Date.now();
+    let b: TestKernel | undefined;
+    try {
+      b = await createTestKernel({ dbName, plugins: [jobNodePlugin('after')] });
+      await waitFor(async () => (await dueHits()).filter((h) => h.node === 'after').length >= keys.length, 60_000, 200);
+      const took = Date.now() - t0;
+      await new Promise((r) => setTimeout(r, 1000));
+      const after = (await dueHits()).filter((h) => h.node === 'after');
+      expect(after.map((h) => h.key).sort()).toEqual(keys);
+      expect(took).toBeLessThan(60_000);
+      expect((await db.raw(`SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}._private_jobs WHERE key IS NULL AND payload::text LIKE '%due-%'`)).rows[0].n).toBe(0);
+      // The dead node's heartbeat row was swept; the live one remains.
+      expect((await db.raw('SELECT count(*)::int AS n FROM kernel_job_workers')).rows[0].n).toBe(1);
+    } finally {
+      await b?.close();
+    }
+    expect((await db.raw('SELECT count(*)::int AS n FROM kernel_job_workers')).rows[0].n).toBe(0);
+  }, 120_000);
+
   test('TWO PROCESSES: both handle jobnode.hit; each of N jobs runs exactly once', async () => {
     const n1 = startNode(url, 'p1');
     const n2 = startNode(url, 'p2');
@@ -121,5 +162,5 @@ describe('ctx.jobs across kernel processes', () => {
     expect(await Promise.all([n1.exited, n2.exited])).toEqual([0, 0]);
     // Every node is down: a job still locked would be one a graceful stop abandoned.
     expect((await db.raw(`SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}._private_jobs WHERE locked_at IS NOT NULL`)).rows[0].n).toBe(0);
-  });
+  }, 90_000);
 });

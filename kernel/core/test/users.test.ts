@@ -60,10 +60,12 @@ describe('users routes', () => {
     const byEmail = await k.as(a.admin, 'GET', `/users/?searchParam=${encodeURIComponent(e.slice(0, 10).toUpperCase())}`);
     expect(byEmail.json().users.map((x: { id: number }) => x.id)).toEqual([u.id]);
 
-    const upd = await k.as(a.admin, 'PUT', `/users/${u.id}`, { name: 'Maria Souza', profile: 'user', whatsappId: 7, startWork: '', companyId: b.companyId });
+    // No connections plugin here: no id can name a connection (issue 37 item 5; foreign-ids.test.ts checks them with it).
+    expect((await k.as(a.admin, 'PUT', `/users/${u.id}`, { whatsappId: 7 })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    const upd = await k.as(a.admin, 'PUT', `/users/${u.id}`, { name: 'Maria Souza', profile: 'user', whatsappId: null, startWork: '', companyId: b.companyId });
     expect(upd.statusCode).toBe(200);
     expectNoSecrets(upd);
-    expect(upd.json()).toMatchObject({ id: u.id, name: 'Maria Souza', profile: 'user', whatsappId: 7, startWork: '00:00', companyId: a.companyId });
+    expect(upd.json()).toMatchObject({ id: u.id, name: 'Maria Souza', profile: 'user', whatsappId: null, startWork: '00:00', companyId: a.companyId });
 
     const del = await k.as(a.admin, 'DELETE', `/users/${u.id}`);
     expect(del.statusCode).toBe(200);

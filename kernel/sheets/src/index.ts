@@ -6,7 +6,10 @@
  * (BIFF, not streamable) with SheetJS keeping at most the capped rows, .csv with csv-parse (`,`, `;` or tab).
  * Memory stays bounded three ways: the caller's byte limit on the upload, the row cap (the read stops at
  * the first row past it, without reading the rest) and a heap cap on the worker (a sheet that would need
- * more, e.g. millions of distinct shared strings, is refused instead of growing the process). Rows travel
+ * more, e.g. millions of distinct shared strings, is refused instead of growing the process). Disk too: an
+ * .xlsx is first inflated with a hard cap on the bytes produced (a ZIP lying about its sizes is refused
+ * after at most `maxUnpackedMb`), the worker's temporary files live in a directory of its own removed when
+ * the read ends (however it ends), and an owner's (company's) reads under way hold at most `maxOwnerDiskMb`. Rows travel
  * to the caller in batches with back-pressure (the worker waits until the caller took the previous batch).
  * At most MAX_CONCURRENT_READS sheets are read at once per process; further reads wait their turn.
  *
@@ -15,6 +18,8 @@
  * `maxRows`), 400 ERR_SHEET_INVALID (unreadable, or too large to read within the heap cap).
  */
 import { Worker } from 'node:worker_threads';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@atendo/sdk';
 
@@ -39,8 +44,27 @@ export interface ReadSheetOptions {
   batchSize?: number;
   /** The worker's heap cap in MiB (default 128): a sheet needing more is refused (ERR_SHEET_INVALID). */
   maxHeapMb?: number;
-  /** Most bytes an .xlsx may unpack to, by its ZIP directory (default 512 MiB); more: ERR_SHEET_INVALID before anything is inflated. */
+  /**
+   * Most bytes an .xlsx may unpack to (default 512 MiB): counted while inflating (the sizes its ZIP declares
+   * are not trusted), stopping at once past it; more: ERR_SHEET_INVALID, with nothing written to disk.
+   */
   maxUnpackedMb?: number;
+  /**
+   * Whose temporary-disk budget the read counts against (e.g. `company:12`): the .xlsx reads of one owner
+   * under way at once in this process may hold at most `maxOwnerDiskMb` unpacked bytes (what exceljs may
+   * park in a temporary file); past it, 429 ERR_TOO_MANY_REQUESTS until one ends. Default: no owner.
+   */
+  owner?: string;
+  /** The owner's budget of unpacked bytes of reads under way at once, MiB (default 512). */
+  maxOwnerDiskMb?: number;
+}
+
+/** Unpacked bytes of the .xlsx reads under way in this process, by owner (their temporary-disk budget). */
+const ownerBytes = new Map<string, number>();
+
+/** Bytes the .xlsx reads under way hold by owner (what `maxOwnerDiskMb` bounds), for tests and metrics. */
+export function sheetDiskInUse(owner: string): number {
+  return ownerBytes.get(owner) ?? 0;
 }
 
 /** Sheets read at the same time in one process (others wait). */
@@ -95,6 +119,7 @@ async function acquire(): Promise<() => void> {
 
 type WorkerMessage =
   | { type: 'rows'; rows: SheetRow[] }
+  | { type: 'unpacked'; bytes: number }
   | { type: 'end'; count: number }
   | { type: 'error'; code: 'ERR_SHEET_TOO_MANY_ROWS' | 'ERR_SHEET_INVALID'; message: string };
 
@@ -111,7 +136,18 @@ export async function* sheetBatches(buf: Uint8Array, opts: ReadSheetOptions): As
   const data = new Uint8Array(buf.byteLength);
   data.set(buf);
   const heap = opts.maxHeapMb ?? 128;
+  // The thread's own temporary directory (exceljs parks a worksheet met before the shared strings in a
+  // file there): removed with everything in it however the read ends.
+  let tmp: string;
+  try {
+    tmp = await mkdtemp(join(tmpdir(), 'atendo-sheet-'));
+  } catch (err) {
+    release();
+    throw err;
+  }
+  let reserved = 0;
   const worker = new Worker(join(__dirname, 'worker.cjs'), {
+    env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
     workerData: { kind, buffer: data, maxRows: opts.maxRows, batchSize: opts.batchSize ?? 500, maxUnpackedBytes: (opts.maxUnpackedMb ?? 512) * 1024 * 1024 },
     transferList: [data.buffer],
     // A young generation under 32 MiB makes the XML parsing several times slower (scavenges).
@@ -133,7 +169,17 @@ export async function* sheetBatches(buf: Uint8Array, opts: ReadSheetOptions): As
     for (;;) {
       if (!inbox.length) await new Promise<void>((r) => (wake = r));
       const m = inbox.shift()!;
-      if (m.type === 'rows') {
+      if (m.type === 'unpacked') {
+        if (opts.owner !== undefined) {
+          const held = ownerBytes.get(opts.owner) ?? 0;
+          if (held + m.bytes > (opts.maxOwnerDiskMb ?? 512) * 1024 * 1024) {
+            throw new AppError('ERR_TOO_MANY_REQUESTS', 'Other imports of this company are being read; try again when they end');
+          }
+          reserved = m.bytes;
+          ownerBytes.set(opts.owner, held + reserved);
+        }
+        worker.postMessage({ type: 'more' });
+      } else if (m.type === 'rows') {
         yield m.rows;
         worker.postMessage({ type: 'more' });
       } else if (m.type === 'end') return;
@@ -147,6 +193,12 @@ export async function* sheetBatches(buf: Uint8Array, opts: ReadSheetOptions): As
     worker.removeAllListeners('exit');
     worker.on('error', () => {});
     await worker.terminate().catch(() => undefined);
+    await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    if (reserved && opts.owner !== undefined) {
+      const left = (ownerBytes.get(opts.owner) ?? 0) - reserved;
+      if (left > 0) ownerBytes.set(opts.owner, left);
+      else ownerBytes.delete(opts.owner);
+    }
     release();
   }
 }

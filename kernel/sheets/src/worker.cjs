@@ -7,6 +7,8 @@
 //   {type: 'rows', rows: [{row, cells: string[]}]}   a batch of non-empty rows (row = the sheet's row number)
 //   {type: 'end', count}                              every row was sent
 //   {type: 'error', code, message}                    ERR_SHEET_TOO_MANY_ROWS | ERR_SHEET_INVALID
+//   {type: 'unpacked', bytes}                         (.xlsx, before any row) the bytes it really unpacks to;
+//                                                     the thread then waits for 'more' (go on) or 'stop'
 // After each 'rows' message it waits for {type: 'more'} from the parent (back-pressure: at most one batch
 // waits in the parent), and stops on {type: 'stop'}.
 'use strict';
@@ -93,21 +95,66 @@ async function push(row, values) {
   if (batch.length >= batchSize) await flush();
 }
 
-async function readXlsx() {
-  // The ZIP's directory first: a sheet that would unpack to more than maxUnpackedBytes (a "zip bomb", or
-  // far more rows than any cap) is refused before anything is inflated (exceljs may park a worksheet in a
-  // temporary file until the shared strings are read).
+/** Waits for the parent's go-ahead after a {type: 'unpacked'} report (it may refuse: then 'stop'). */
+function goAhead() {
+  return new Promise((r) => (credit = r)).then(() => {
+    if (stopped) throw new Stopped();
+  });
+}
+
+const tooLarge = () => Object.assign(new Error('The spreadsheet is too large to read once unpacked'), { invalid: true });
+const unreadable = () => Object.assign(new Error('The file is not a readable .xlsx spreadsheet'), { invalid: true });
+
+/**
+ * The bytes the .xlsx really unpacks to, found the way exceljs will read it (unzipper's streaming parser
+ * over the local entries, not the directory, which a "zip bomb" may contradict): every entry inflated and
+ * counted, output discarded, stopping at once past `cap` (the sizes the ZIP declares are not trusted).
+ */
+async function unpackedBytes(cap) {
   const unzipper = require('unzipper');
+  const zip = unzipper.Parse({ forceStream: true });
+  const src = input();
+  src.on('error', () => undefined);
+  src.pipe(zip);
+  let total = 0;
+  try {
+    for await (const entry of zip) {
+      for await (const chunk of entry) {
+        total += chunk.length;
+        if (total > cap) throw tooLarge();
+      }
+    }
+  } catch (err) {
+    if (err && err.invalid) throw err;
+    throw unreadable();
+  } finally {
+    src.unpipe(zip);
+    src.destroy();
+  }
+  return total;
+}
+
+async function readXlsx() {
+  // The ZIP's directory (a cheap first refusal), then every entry inflated with a hard cap on the bytes
+  // actually produced: a sheet that unpacks to more than maxUnpackedBytes (a "zip bomb" whose directory
+  // lies about its sizes, or far more rows than any cap) is refused after at most maxUnpackedBytes were
+  // inflated, nothing written.
+  // The parent then reserves that much of the importing company's temporary-disk budget (exceljs may park
+  // a worksheet met before the shared strings in a temporary file: this thread's TMPDIR, a directory of
+  // its own the parent removes) and says 'more' to go on, or 'stop'.
+  const unzipper = require('unzipper');
+  const all = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   let directory;
   try {
-    directory = await unzipper.Open.buffer(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+    directory = await unzipper.Open.buffer(all);
   } catch {
-    throw Object.assign(new Error('The file is not a readable .xlsx spreadsheet'), { invalid: true });
+    throw unreadable();
   }
-  const unpacked = directory.files.reduce((sum, f) => sum + (Number(f.uncompressedSize) || 0), 0);
-  if (unpacked > maxUnpackedBytes || directory.files.some((f) => f.uncompressedSize === 0xffffffff)) {
-    throw Object.assign(new Error('The spreadsheet is too large to read once unpacked'), { invalid: true });
-  }
+  const declared = directory.files.reduce((sum, f) => sum + (Number(f.uncompressedSize) || 0), 0);
+  if (declared > maxUnpackedBytes || directory.files.some((f) => f.uncompressedSize === 0xffffffff)) throw tooLarge();
+  const bytes = await unpackedBytes(maxUnpackedBytes);
+  parentPort.postMessage({ type: 'unpacked', bytes });
+  await goAhead();
   const ExcelJS = require('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input(), {
     sharedStrings: 'cache',

@@ -3,14 +3,14 @@
  * generated .xlsx (SHEETS_TEST_ROWS rows, default 200,000; bench/sheets.ts measures 900,000) refused at the
  * row cap and read whole while the process's memory stays bounded and its event loop free.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
 import { AppError } from '@atendo/sdk';
-import { CONTACT_COLUMNS, findColumns, headerKey, readSheet, sheetBatches, sheetKind } from '@atendo/sheets';
-import { writeContactsXlsx } from './generate';
+import { CONTACT_COLUMNS, findColumns, headerKey, readSheet, sheetBatches, sheetDiskInUse, sheetKind } from '@atendo/sheets';
+import { lyingXlsx, writeContactsXlsx } from './generate';
 
 async function xlsx(rows: unknown[][]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -67,7 +67,7 @@ describe('kinds and rows', () => {
     expect(ole).toMatchObject({ code: 'ERR_SHEET_INVALID', status: 400 });
   });
 
-  test('an .xlsx that would unpack past maxUnpackedMb is refused before it is inflated', async () => {
+  test('an .xlsx whose directory says it unpacks past maxUnpackedMb is refused before it is inflated', async () => {
     // 640 KB of text that compresses to a few KB.
     const big = await xlsx([['n'], ...Array.from({ length: 20 }, (_, i) => [`${i}:${'x'.repeat(32_000)}`])]);
     expect(big.length).toBeLessThan(64 * 1024);
@@ -88,6 +88,59 @@ describe('kinds and rows', () => {
     expect(headerKey('E-mail')).toBe('email');
     expect(findColumns(['Telefone', 'NOME', 'x', 'e-mail'], CONTACT_COLUMNS)).toEqual({ number: 0, name: 1, email: 3 });
     expect(findColumns(['a', 'b'], CONTACT_COLUMNS)).toEqual({});
+  });
+});
+
+describe('a ZIP lying about its sizes (spreadsheet bomb)', () => {
+  const MB = 1024 * 1024;
+  let tmp: string;
+  let savedTmp: string | undefined;
+  beforeEach(() => {
+    // A temporary directory of this test's own: whatever a read leaves there shows.
+    savedTmp = process.env.TMPDIR;
+    tmp = mkdtempSync(join(tmpdir(), 'atendo-bomb-'));
+    process.env.TMPDIR = tmp;
+  });
+  afterEach(() => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('a sheet declaring 1 KiB that unpacks to 64 MiB is refused at the cap actually inflated: bounded memory, nothing left on disk', async () => {
+    const bomb = await lyingXlsx(64 * MB);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const t0 = Date.now();
+    const refused = await failure(readSheet(bomb, { maxRows: 100, maxUnpackedMb: 8 })).finally(() => clearInterval(sampler));
+    expect(refused).toMatchObject({ code: 'ERR_SHEET_INVALID', status: 400, message: 'The spreadsheet is too large to read once unpacked' });
+    // Stopped at 8 MiB of output, not after the 64 MiB.
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect((peak - base) / MB).toBeLessThan(100);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test('a lying sheet within the cap is read; the worksheet exceljs parked in a temporary file is removed', async () => {
+    const small = await lyingXlsx(2 * MB);
+    expect(await readSheet(small, { maxRows: 100 })).toEqual([{ row: 1, cells: ['number'] }]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test("one company's reads under way hold at most maxOwnerDiskMb: another is 429 until the first ends", async () => {
+    const a = await lyingXlsx(3 * MB);
+    const first = sheetBatches(a, { maxRows: 100, owner: 'company:7', maxOwnerDiskMb: 4, batchSize: 1 });
+    expect((await first.next()).value).toEqual([{ row: 1, cells: ['number'] }]);
+    expect(sheetDiskInUse('company:7')).toBeGreaterThan(3 * MB);
+    const busy = await failure(readSheet(a, { maxRows: 100, owner: 'company:7', maxOwnerDiskMb: 4 }));
+    expect(busy).toMatchObject({ code: 'ERR_TOO_MANY_REQUESTS', status: 429 });
+    // Another company is not held back.
+    expect(await readSheet(a, { maxRows: 100, owner: 'company:8', maxOwnerDiskMb: 4 })).toHaveLength(1);
+    await first.return(undefined);
+    expect(sheetDiskInUse('company:7')).toBe(0);
+    expect(await readSheet(a, { maxRows: 100, owner: 'company:7', maxOwnerDiskMb: 4 })).toHaveLength(1);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { definePlugin, messageFailed, type MessageFailedEvent } from '@atendo/sdk';
+import { definePlugin, messageFailed, referencesService, type MessageFailedEvent } from '@atendo/sdk';
 import { connectionsService, connectionUpdated, type ConnectionBusEvent } from '@atendo/plugin-connections/contract';
 import { contactsService } from '@atendo/plugin-contacts/contract';
 import { conversationHandlers, ticketsService } from '@atendo/plugin-tickets/contract';
@@ -36,7 +36,7 @@ export default definePlugin<CampaignsConfig>({
     const checkers = ctx.extensions.declare(numberCheckers);
     const settings = new SettingsStore(ctx.db, ctx.realtime);
     const lists = new ListStore(ctx.db, ctx.realtime, ctx.jobs, ctx.log, connections, () => checkers.all(), ctx.config.importMaxRows);
-    const campaigns = new CampaignStore({ db: ctx.db, realtime: ctx.realtime, bus: ctx.bus, jobs: ctx.jobs, uploads: ctx.uploads, identity: ctx.identity, connections, contacts: ctx.services.get(contactsService), log: ctx.log });
+    const campaigns = new CampaignStore({ db: ctx.db, realtime: ctx.realtime, bus: ctx.bus, jobs: ctx.jobs, uploads: ctx.uploads, identity: ctx.identity, connections, contacts: ctx.services.get(contactsService), refs: ctx.services.get(referencesService), log: ctx.log });
     const dispatcher = new Dispatcher({ db: ctx.db, jobs: ctx.jobs, tickets, contacts: ctx.services.get(contactsService), connections, settings, campaigns, log: ctx.log, batchMax: ctx.config.batchSize, runBudgetMs: ctx.config.runBudgetMs, confirmationTtlMs: ctx.config.confirmationTtlSeconds * 1000 });
     const confirmations = new Confirmations({ db: ctx.db, tickets, settings, campaigns, dispatcher, log: ctx.log });
 

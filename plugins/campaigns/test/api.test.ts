@@ -86,7 +86,11 @@ describe('campaigns API', () => {
       expect(lists.records[0]).toMatchObject({ id: list.id, contactsCount: '1' });
       expect((await t.api('GET', '/contact-lists/list')).map((l: { id: number }) => l.id)).toEqual([list.id]);
       await t.api('PUT', `/contact-lists/${list.id}`, { name: 'Renomeada' });
-      await t.api('DELETE', `/contact-lists/${list.id}`);
+      // One rule: a user who may not delete one item may not delete the whole list (its items) either.
+      expect((await k.as(user, 'DELETE', `/contact-lists/${list.id}`)).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+      expect((await k.as(user, 'DELETE', `/contact-lists/${list.id}`)).statusCode).toBe(403);
+      expect((await t.api('GET', `/contact-lists/${list.id}`)).contactsCount).toBe('1');
+      expect((await k.as(supervisor, 'DELETE', `/contact-lists/${list.id}`)).statusCode).toBe(200);
       expect((await k.as(t.admin, 'GET', `/contact-lists/${list.id}`)).json().error).toBe('ERR_NO_CONTACT_LIST_FOUND');
     } finally {
       socket.close();

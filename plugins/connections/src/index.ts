@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { audienceResolvers, definePlugin, hasRole, Type } from '@atendo/sdk';
+import { audienceResolvers, definePlugin, hasRole, Type, referencesService } from '@atendo/sdk';
 import { CONNECTION_TOPICS, connectionsService, errors } from './contract';
 import { connectionsRoutes } from './routes/connections';
 import { seedConnections } from './seed';
@@ -30,6 +30,11 @@ export default definePlugin({
     logResetCodes: Type.Boolean({ default: false, env: 'DEV_LOG_RESET_CODES' }),
   }),
   async register(ctx) {
+    // Other plugins' bodies refer to connections by id: checked against the caller's company here (issue 37 item 5).
+    ctx.services.get(referencesService).provide('connection', {
+      code: 'ERR_NO_WAPP_FOUND',
+      existing: (companyId, ids) => ctx.db('whatsapps').where({ companyId }).whereIn('id', ids).pluck('id'),
+    });
     const wantsCodes = ctx.config.logResetCodes === true;
     const logCodes = wantsCodes && ctx.kernel.nodeEnv !== 'production';
     if (wantsCodes && !logCodes) ctx.log.warn('DEV_LOG_RESET_CODES is ignored under NODE_ENV=production: reset codes are never logged there');

@@ -474,8 +474,10 @@ describe('connections plugin', () => {
     const blank = await create(A.admin, { expiresTicket: '', timeCreateNewTicket: null, maxUseBotQueues: '', sendIdQueue: '', promptId: 0, importOldMessages: '', whenExpiresTicket: 1 });
     expect(blank).toMatchObject({ expiresTicket: 0, timeCreateNewTicket: 0, maxUseBotQueues: 3, sendIdQueue: null, promptId: null, importOldMessages: null, whenExpiresTicket: '1' });
     // Digit strings of text inputs are numbers.
-    const texts = await create(A.admin, { expiresTicket: '45', maxUseBotQueuesNPS: '2', integrationId: '7' });
-    expect(texts).toMatchObject({ expiresTicket: 45, maxUseBotQueuesNPS: 2, integrationId: 7 });
+    const texts = await create(A.admin, { expiresTicket: '45', maxUseBotQueuesNPS: '2', integrationId: '' });
+    expect(texts).toMatchObject({ expiresTicket: 45, maxUseBotQueuesNPS: 2, integrationId: null });
+    // No integrations plugin here: no id can name one (issue 37 item 5; foreign-ids.test.ts checks them with it).
+    expect((await post(A.admin, { name: uniqueName(), integrationId: '7' })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
   });
 
   test('updateStatus validates its input; unknown ids are 404', async () => {

@@ -9,7 +9,11 @@ import { contactsRoutes } from './routes/contacts';
 import { importExportRoutes } from './routes/import-export';
 
 /** Config (env `CONTACTS_DEFAULT_COUNTRY`): the country of numbers typed without a country code. */
-const ConfigSchema = Type.Object({ defaultCountry: Type.String({ pattern: '^[A-Z]{2}$', default: 'BR' }) });
+const ConfigSchema = Type.Object({
+  defaultCountry: Type.String({ pattern: '^[A-Z]{2}$', default: 'BR' }),
+  /** `GET /contacts/profile/:number` lookups a user may make a minute (per user and company, all nodes: 429 past it). */
+  profileLookupsPerMinute: Type.Integer({ minimum: 1, maximum: 100000, default: 30 }),
+});
 
 /**
  * The contacts plugin (spec 2-tickets.md §2 "Contacts", §3 "Contact", §6 LGPD masking, §7 "Contacts and
@@ -18,7 +22,7 @@ const ConfigSchema = Type.Object({ defaultCountry: Type.String({ pattern: '^[A-Z
  * contributes the `contactsCount` tag counter; provides the `contacts` service and owns the
  * `contacts.decorators` extension point. Contract: `./contract.ts` (`@atendo/plugin-contacts/contract`).
  */
-export default definePlugin<{ defaultCountry: string }>({
+export default definePlugin<{ defaultCountry: string; profileLookupsPerMinute: number }>({
   id: 'contacts',
   dependsOn: ['tags'],
   errors,
@@ -38,7 +42,7 @@ export default definePlugin<{ defaultCountry: string }>({
     ctx.onClose(() => imports.close());
     ctx.extensions.contribute(tagCounters, { key: 'contactsCount', count: (companyId, tagIds) => store.countByTag(companyId, tagIds) });
     ctx.services.provide(contactsService, store.service());
-    await contactsRoutes(ctx.app, { store });
+    await contactsRoutes(ctx.app, { store, profileLookupsPerMinute: ctx.config.profileLookupsPerMinute ?? 30 });
     await importExportRoutes(ctx.app, { store, imports });
   },
 });

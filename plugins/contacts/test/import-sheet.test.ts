@@ -5,7 +5,7 @@
  * `/health` keeps answering fast and the process's memory stays bounded.
  */
 import ExcelJS from 'exceljs';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestKernel, waitFor, type TestKernel } from '@atendo/testing';
@@ -127,5 +127,31 @@ test('a 240,000-row sheet under the 5 MB limit (far past the 50,000-row cap) is 
     expect(await k.db('contacts').where({ companyId: c.companyId }).first()).toBeUndefined();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('a 600 MiB spreadsheet bomb in a small upload (its ZIP declares 1 KiB) from a plain user: 400 ERR_SHEET_INVALID, memory bounded, nothing left in the temporary directory', async () => {
+  const { lyingXlsx } = await import('../../../kernel/sheets/test/generate');
+  const bomb = await lyingXlsx(600 * 1024 * 1024);
+  expect(bomb.length).toBeLessThan(1.5 * 1024 * 1024);
+  const c = await k.createCompany();
+  const user = await k.createUser(c.companyId, { profile: 'user' });
+  const saved = process.env.TMPDIR;
+  const tmp = mkdtempSync(join(tmpdir(), 'atendo-bomb-'));
+  process.env.TMPDIR = tmp;
+  try {
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    const { payload, headers } = multipart('bomb.xlsx', bomb);
+    const res = await k.as(user, 'POST', '/contacts/upload', payload, headers).finally(() => clearInterval(sampler));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'ERR_SHEET_INVALID', message: 'The spreadsheet is too large to read once unpacked' });
+    expect((peak - base) / (1024 * 1024)).toBeLessThan(150);
+    expect(readdirSync(tmp)).toEqual([]);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(tmp, { recursive: true, force: true });
   }
 }, 60_000);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { definePlugin } from '@atendo/sdk';
+import { definePlugin, referencesService } from '@atendo/sdk';
 import { ticketsService } from '@atendo/plugin-tickets/contract';
 import { errors, filesService } from './contract';
 import { FilesConfig } from './schemas/config';
@@ -20,6 +20,11 @@ export default definePlugin<FilesConfig>({
   configSchema: FilesConfig,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
+    // Other plugins' bodies refer to fileLists by id: checked against the caller's company here (issue 37 item 5).
+    ctx.services.get(referencesService).provide('fileList', {
+      code: 'ERR_NO_FILE_LIST_FOUND',
+      existing: (companyId, ids) => ctx.db('filesLists').where({ companyId }).whereIn('id', ids).pluck('id'),
+    });
     const store = new FileListStore(ctx.db, ctx.realtime, ctx.uploads, ctx.config.maxFileBytes);
     const tickets = ctx.services.get(ticketsService);
     ctx.services.provide(filesService, {

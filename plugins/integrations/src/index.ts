@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { definePlugin } from '@atendo/sdk';
+import { definePlugin, referencesService } from '@atendo/sdk';
 import { conversationHandlers, ticketClosed, ticketsService } from '@atendo/plugin-tickets/contract';
 import { queuesService } from '@atendo/plugin-queues/contract';
 import { connectionsService } from '@atendo/plugin-connections/contract';
@@ -27,6 +27,11 @@ export default definePlugin<IntegrationsConfig>({
   configSchema: IntegrationsConfig,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
+    // Other plugins' bodies refer to integrations by id: checked against the caller's company here (issue 37 item 5).
+    ctx.services.get(referencesService).provide('integration', {
+      code: 'ERR_NO_INTEGRATION_FOUND',
+      existing: (companyId, ids) => ctx.db('integrationsQueueIntegrations').where({ companyId }).whereIn('id', ids).pluck('id'),
+    });
     const contributions = ctx.extensions.declare(integrationTypes);
     const allow = new AllowList(ctx.config.allowHosts);
     const http = new SafeHttp(allow, ctx.config.timeoutMs);

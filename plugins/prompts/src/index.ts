@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { definePlugin } from '@atendo/sdk';
+import { definePlugin, referencesService } from '@atendo/sdk';
 import { conversationHandlers, ticketClosed, ticketsService } from '@atendo/plugin-tickets/contract';
 import { queuesService } from '@atendo/plugin-queues/contract';
 import { connectionsService } from '@atendo/plugin-connections/contract';
@@ -23,6 +23,11 @@ export default definePlugin<PromptsConfig>({
   configSchema: PromptsConfig,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
+    // Other plugins' bodies refer to prompts by id: checked against the caller's company here (issue 37 item 5).
+    ctx.services.get(referencesService).provide('prompt', {
+      code: 'ERR_NO_PROMPT_FOUND',
+      existing: (companyId, ids) => ctx.db('promptsPrompts').where({ companyId }).whereIn('id', ids).pluck('id'),
+    });
     const box = new SecretBox(ctx.config.encryptionKey, ctx.kernel.dataDir);
     const queues = ctx.services.has(queuesService) ? ctx.services.get(queuesService) : undefined;
     const store = new PromptStore(ctx.db, ctx.realtime, box, queues);

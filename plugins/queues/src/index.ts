@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { definePlugin, userExtensions } from '@atendo/sdk';
+import { definePlugin, userExtensions, referencesService } from '@atendo/sdk';
 import { errors, queuesService } from './contract';
 import { chatbotRoutes } from './routes/chatbots';
 import { queuesRoutes } from './routes/queues';
@@ -17,8 +17,14 @@ export default definePlugin({
   errors,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
-    const chatbots = new ChatbotStore(ctx.db, ctx.identity);
-    const store = new QueueStore(ctx.db, ctx.identity, chatbots);
+    // Other plugins' bodies refer to queues by id: checked against the caller's company here (issue 37 item 5).
+    ctx.services.get(referencesService).provide('queue', {
+      code: 'ERR_NO_QUEUE_FOUND',
+      existing: (companyId, ids) => ctx.db('queues').where({ companyId }).whereIn('id', ids).pluck('id'),
+    });
+    const refs = ctx.services.get(referencesService);
+    const chatbots = new ChatbotStore(ctx.db, ctx.identity, refs);
+    const store = new QueueStore(ctx.db, ctx.identity, chatbots, refs);
     ctx.services.provide(queuesService, store.service());
     ctx.extensions.contribute(userExtensions, store.userExtension());
     await queuesRoutes(ctx.app, { store, realtime: ctx.realtime });

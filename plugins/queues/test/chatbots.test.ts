@@ -60,7 +60,7 @@ describe('chatbot option trees', () => {
           ],
         }),
         opt('Suporte', { queueType: 'queue', optQueueId: target.id, closeTicket: true }),
-        opt('Financeiro', { queueType: 'integration', optIntegrationId: 7, optFileId: 3 }),
+        opt('Financeiro', { queueType: 'integration', optIntegrationId: null, optFileId: null }),
       ],
     });
     expect(names(q.chatbots)).toEqual([
@@ -78,7 +78,9 @@ describe('chatbot option trees', () => {
       queueType: 'queue', optQueueId: target.id, optUserId: null, closeTicket: true, isAgent: false, greetingMessage: 'Mensagem Suporte',
     });
     expect(byName(q.chatbots, 'Falar com humano')).toMatchObject({ queueType: 'attendent', optUserId: aUser.id, isAgent: true, closeTicket: false });
-    expect(byName(q.chatbots, 'Financeiro')).toMatchObject({ queueType: 'integration', optIntegrationId: 7, optFileId: 3, optQueueId: null });
+    expect(byName(q.chatbots, 'Financeiro')).toMatchObject({ queueType: 'integration', optIntegrationId: null, optFileId: null, optQueueId: null });
+    // No integrations or files plugin here: no id can name one (issue 37 item 5; foreign-ids.test.ts checks them with the plugins).
+    expect((await k.as(a.admin, 'POST', '/queue', { name: 'Fila ids soltos', color: color(), chatbots: [opt('Integração', { optIntegrationId: 7 })] })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
 
     const one = await k.as(aUser, 'GET', `/queue/${q.id}`);
     expect(one.statusCode).toBe(200);

@@ -54,9 +54,11 @@ describe('queues plugin', () => {
     expect(one.statusCode).toBe(200);
     expect(one.json()).toEqual(q);
 
-    const upd = await k.as(a.admin, 'PUT', `/queue/${q.id}`, { name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: 9, schedules: [] });
+    // No prompts plugin loaded: no id can name a prompt (issue 37 item 5).
+    expect((await k.as(a.admin, 'PUT', `/queue/${q.id}`, { promptId: 9 })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    const upd = await k.as(a.admin, 'PUT', `/queue/${q.id}`, { name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: null, schedules: [] });
     expect(upd.statusCode).toBe(201);
-    expect(upd.json()).toMatchObject({ id: q.id, name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: 9, schedules: [], greetingMessage: 'Bem-vindo', chatbots: q.chatbots });
+    expect(upd.json()).toMatchObject({ id: q.id, name: 'Vendas B2B', color: '#2563eb', orderQueue: 4, tempoRoteador: 15, promptId: null, schedules: [], greetingMessage: 'Bem-vindo', chatbots: q.chatbots });
 
     const del = await k.as(a.admin, 'DELETE', `/queue/${q.id}`);
     expect(del.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { definePlugin } from '@atendo/sdk';
+import { definePlugin, referencesService } from '@atendo/sdk';
 import { errors, tagCounters, tagsService } from './contract';
 import { TagStore } from './services/tags';
 import { tagsRoutes } from './routes/tags';
@@ -15,6 +15,11 @@ export default definePlugin({
   errors,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
+    // Other plugins' bodies refer to tags by id: checked against the caller's company here (issue 37 item 5).
+    ctx.services.get(referencesService).provide('tag', {
+      code: 'ERR_NO_TAG_FOUND',
+      existing: (companyId, ids) => ctx.db('tags').where({ companyId }).whereIn('id', ids).pluck('id'),
+    });
     const store = new TagStore(ctx.db);
     ctx.extensions.declare(tagCounters).onContribute((counter, contributor) => store.addCounter(counter, contributor));
     ctx.services.provide(tagsService, store.service());

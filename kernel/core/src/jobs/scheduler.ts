@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Knex } from 'knex';
@@ -45,7 +46,17 @@ export interface SchedulerOptions {
   pollIntervalMs?: number;
   /** On stop, how long running jobs may take before they are aborted and failed (retried later); ms, default 5 s. */
   shutdownTimeoutMs?: number;
+  /** How often this node writes its workers' heartbeat and sweeps the jobs of dead nodes; ms, default 10 s. */
+  heartbeatMs?: number;
+  /**
+   * A node whose heartbeat is older than this is dead (kill -9, lost host): the jobs its workers held locked
+   * (and locked at least this long ago) are released so that a live worker runs them; ms, default 30 s.
+   */
+  deadAfterMs?: number;
 }
+
+/** The heartbeat table (kernel migration 20261207000100_job_workers). */
+const WORKERS_TABLE = 'kernel_job_workers';
 
 /** Scheduler lag, for /metrics: how late jobs start compared with when they were due. */
 export interface SchedulerLag {
@@ -89,12 +100,22 @@ export class JobScheduler {
   private rearming = false;
   private rearmAgain = false;
   private readonly stats = { started: 0, lastSeconds: null as number | null, maxSeconds: 0, sumSeconds: 0 };
+  /** This process's row in the heartbeat table. */
+  private readonly nodeId = randomUUID();
+  /** Ids of this node's graphile-worker workers (they lock jobs under these ids). */
+  private readonly workerIds = new Set<string>();
+  private readonly heartbeatMs: number;
+  private readonly deadAfterMs: number;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private beating?: Promise<void>;
 
   constructor(private readonly opts: SchedulerOptions) {
     this.log = opts.log;
     this.concurrency = opts.concurrency ?? 4;
     this.pollIntervalMs = opts.pollIntervalMs ?? 30_000;
     this.shutdownTimeoutMs = opts.shutdownTimeoutMs ?? 5_000;
+    this.heartbeatMs = opts.heartbeatMs ?? 10_000;
+    this.deadAfterMs = opts.deadAfterMs ?? 30_000;
     // Connections open on first use: a node without handlers only uses this pool to migrate.
     this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: this.concurrency + 2, idleTimeoutMillis: 10_000 });
     this.pool.on('error', (err) => this.log.warn({ err }, 'jobs: idle pool connection failed'));
@@ -172,6 +193,7 @@ export class JobScheduler {
         if (error) this.requestRearm();
       });
       events.on('pool:listen:success', () => this.requestRearm());
+      events.on('worker:create', ({ worker }) => void this.workerIds.add(worker.workerId));
       this.workerPool = runTaskList(
         {
           pgPool: this.pool,
@@ -190,6 +212,13 @@ export class JobScheduler {
         this.pool,
       );
       this.workerPool.promise.catch((err: unknown) => this.log.error({ err }, 'jobs: worker pool failed'));
+      for (const w of this.workerPool._workers) this.workerIds.add(w.workerId);
+      // The first beat (and sweep: jobs a killed previous process held) now, then every heartbeatMs.
+      this.beating = this.heartbeat();
+      this.heartbeatTimer = setInterval(() => {
+        this.beating ??= this.heartbeat();
+      }, this.heartbeatMs);
+      this.heartbeatTimer.unref();
     }
     this.state = 'running';
     for (const name of this.everies.keys()) {
@@ -204,6 +233,7 @@ export class JobScheduler {
     if (this.state === 'closed' || this.state === 'stopping') return;
     this.state = 'stopping';
     clearTimeout(this.wakeTimer);
+    clearInterval(this.heartbeatTimer);
     const wp = this.workerPool;
     if (wp) {
       let timer: NodeJS.Timeout | undefined;
@@ -217,6 +247,9 @@ export class JobScheduler {
         await Promise.resolve(wp.forcefulShutdown('kernel closing: shutdown timeout')).catch(() => undefined);
       }
     }
+    await this.beating?.catch(() => undefined);
+    // Stopped cleanly: nothing of ours is locked any more; the row goes (a failure leaves it to the sweep).
+    if (wp) await this.opts.db.raw(`DELETE FROM ${WORKERS_TABLE} WHERE node_id = ?`, [this.nodeId]).catch(() => undefined);
     await this.pool.end().catch(() => undefined);
     this.state = 'closed';
   }
@@ -237,6 +270,55 @@ export class JobScheduler {
       oldestDueSeconds = Math.max(0, res.rows[0].oldest);
     }
     return { ...this.stats, due, oldestDueSeconds };
+  }
+
+  /**
+   * Writes this node's heartbeat, then releases the jobs of dead workers: jobs (and named queues) locked
+   * at least `deadAfterMs` ago by a worker that no node beating within `deadAfterMs` lists (a process killed
+   * by -9, a lost host, a process from before this table); rows of dead nodes are deleted. Released jobs
+   * keep their attempt count (a job that kills its process cannot loop for ever) and run again at once.
+   * Runs on every node with workers; database time throughout, so node clocks do not matter.
+   * Returns the ids of the workers whose jobs were released.
+   */
+  async sweepDeadWorkers(): Promise<string[]> {
+    const dead = this.deadAfterMs;
+    const res = await this.opts.db.raw(
+      `WITH live AS (
+         SELECT unnest(worker_ids) AS id FROM ${WORKERS_TABLE} WHERE beat_at >= now() - ?::float8 * interval '1 millisecond'
+       ), gone AS (
+         DELETE FROM ${WORKERS_TABLE} WHERE beat_at < now() - ?::float8 * interval '1 millisecond'
+       )
+       SELECT DISTINCT locked_by FROM (
+         SELECT locked_by, locked_at FROM ${JOBS_SCHEMA}._private_jobs WHERE locked_by IS NOT NULL
+         UNION ALL
+         SELECT locked_by, locked_at FROM ${JOBS_SCHEMA}._private_job_queues WHERE locked_by IS NOT NULL
+       ) l
+       WHERE l.locked_at < now() - ?::float8 * interval '1 millisecond' AND l.locked_by NOT IN (SELECT id FROM live)`,
+      [dead, dead, dead],
+    );
+    const ids = (res.rows as { locked_by: string }[]).map((r) => r.locked_by).filter((id) => !this.workerIds.has(id));
+    if (!ids.length) return [];
+    await this.opts.db.raw(`SELECT ${JOBS_SCHEMA}.force_unlock_workers(?::text[])`, [ids]);
+    this.log.warn({ workers: ids }, 'jobs: released the jobs held by workers of a dead node (it stopped beating)');
+    this.workerPool?.nudge(this.concurrency);
+    this.requestRearm();
+    return ids;
+  }
+
+  /** One heartbeat: this node's row (its worker ids, beat now), then the sweep; failures are logged. */
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.opts.db.raw(
+        `INSERT INTO ${WORKERS_TABLE} (node_id, worker_ids, beat_at) VALUES (?, ?::text[], now())
+         ON CONFLICT (node_id) DO UPDATE SET worker_ids = excluded.worker_ids, beat_at = now()`,
+        [this.nodeId, [...this.workerIds]],
+      );
+      await this.sweepDeadWorkers();
+    } catch (err) {
+      this.log.warn({ err }, 'jobs: heartbeat failed (retried at the next beat)');
+    } finally {
+      this.beating = undefined;
+    }
   }
 
   // ---- internals

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Bus, Jobs } from '@atendo/sdk';
+import type { Bus, Jobs, References } from '@atendo/sdk';
 import type { KernelConfig } from '../config';
 import type { Identity } from '../identity/service';
 import type { RealtimeHub } from '../plugins/realtime';
@@ -23,6 +23,8 @@ export interface CoreDeps {
   rateLimits: RateLimits;
   /** Live-session checks; `changed(...)` after a change that ends or alters sessions (see SessionGuard). */
   guard: SessionGuard;
+  /** Foreign ids of bodies (a user's `whatsappId`) checked by the plugin owning them; absent in tests that build routes alone. */
+  references?: References;
   /** The upload store (profile pictures); absent in tests that build routes alone. */
   uploads?: UploadStore;
 }

@@ -247,6 +247,8 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
     const name = body.name.trim();
     if (name.length < 2) throw new AppError('ERR_VALIDATION', 'name must be at least 2 characters');
     const email = body.email.trim().toLowerCase();
+    // The default connection must be one of the company's (404 ERR_NO_WAPP_FOUND).
+    await deps.references?.assert(companyId, 'connection', body.whatsappId || null, 'whatsappId');
     const passwordHash = await hashPassword(body.password);
     let row: UserRow;
     try {
@@ -342,6 +344,10 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
       }
       for (const k of ADMIN_ONLY) delete extBody[k];
     } else {
+      // The default connection must be one of the company's (404 ERR_NO_WAPP_FOUND).
+      if (admin.whatsappId !== undefined && admin.whatsappId !== current.whatsappId) {
+        await deps.references?.assert(current.companyId, 'connection', admin.whatsappId as number | null, 'whatsappId');
+      }
       Object.assign(patch, admin);
     }
     // Changing one's own password takes the current one, whoever the caller is (a stolen access token alone

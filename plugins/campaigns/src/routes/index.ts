@@ -26,8 +26,9 @@ const errors = errorResponses(400, 401, 403, 404);
  * The campaigns plugin's routes (spec 3-campaigns-and-tools.md §7 "Contact lists", "Contact list items",
  * "Campaigns", "Campaign settings"). Every route needs a signed-in user of a company whose plan has
  * `useCampaigns` (403 ERR_FEATURE_NOT_IN_PLAN otherwise) and reads only the caller's company (another
- * company's ids are 404). Roles: any user, except `DELETE /contact-list-items/{id}` (supervisor or admin:
- * the contacts-page:deleteContact permission) and `POST /campaign-settings` (admin). See README.md for the
+ * company's ids are 404). Roles: any user, except `DELETE /contact-list-items/{id}` and `DELETE
+ * /contact-lists/{id}` (supervisor or admin: the contacts-page:deleteContact permission, one rule for one
+ * item and for the whole list) and `POST /campaign-settings` (admin). See README.md for the
  * answers and events.
  */
 export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; campaigns: CampaignStore; settings: SettingsStore; identity: IdentityService }): Promise<void> {
@@ -73,7 +74,10 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
     schema: { tags: ['campaigns'], summary: 'Rename a contact list', params: IdParams, body: ContactListBody, response: { 200: ContactListSchema, ...errors } },
   }, (req) => lists.updateList(req.auth.companyId, req.params.id, req.body.name));
 
+  // Deleting a list deletes its items: the rule of deleting one item (contacts-page:deleteContact: supervisor
+  // or admin), not a wider one.
   app.delete('/contact-lists/:id', {
+    config: { role: 'supervisor' },
     schema: { tags: ['campaigns'], summary: 'Delete a contact list and its items', params: IdParams, response: { 200: MessageAnswer, ...errors } },
   }, async (req) => {
     await lists.deleteList(req.auth.companyId, req.params.id);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, iso, page, toBool, UPLOAD_TYPES, type Bus, type IdentityService, type Jobs, type Realtime, type UploadFile, type UploadService } from '@atendo/sdk';
+import { AppError, iso, page, toBool, UPLOAD_TYPES, type Bus, type IdentityService, type Jobs, type Realtime, type References, type UploadFile, type UploadService } from '@atendo/sdk';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import type { ContactsService } from '@atendo/plugin-contacts/contract';
 import {
@@ -89,6 +89,8 @@ export interface CampaignDeps {
   connections: ConnectionsService;
   /** Recipients of a campaign to the contacts of a tag (`tagListId`): `withTag`, `countWithTags`. */
   contacts: Pick<ContactsService, 'withTag' | 'countWithTags'>;
+  /** Checks the tag a body names (`tagListId`) against the company. */
+  refs: References;
   log: FastifyBaseLogger;
 }
 
@@ -285,7 +287,11 @@ export class CampaignStore {
       out.contactListId = listId;
     }
     const tagId = optionalId(input.tagListId);
-    if (tagId !== undefined) out.tagListId = tagId;
+    if (tagId !== undefined) {
+      // A tag of the company (404 ERR_NO_TAG_FOUND; 400 when no tags plugin is loaded).
+      await this.d.refs.assert(companyId, 'tag', tagId, 'tagListId');
+      out.tagListId = tagId;
+    }
     if (input.whatsappId !== undefined) {
       const ids = parseWhatsappIds(input.whatsappId);
       for (const id of ids) if (!(await this.d.connections.get(companyId, id))) throw new AppError('ERR_NO_WAPP_FOUND');

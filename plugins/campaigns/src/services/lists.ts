@@ -289,7 +289,7 @@ export class ListStore {
    */
   async importSheet(companyId: number, listId: number, buf: Buffer, filename?: string): Promise<ImportProgress> {
     await this.requireList(companyId, listId);
-    const rows = await readListSheet(buf, { maxRows: this.maxImportRows, filename });
+    const rows = await readListSheet(buf, { maxRows: this.maxImportRows, filename, companyId });
     const progress: ImportProgress = { contactListId: listId, status: 'running', total: rows.length, processed: 0, created: 0, updated: 0, errors: [] };
     const event = contactListItemsOfListEvent(companyId, listId);
     const valid = new Map<string, { row: number; values: ItemValues }>();

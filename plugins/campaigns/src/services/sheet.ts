@@ -18,8 +18,9 @@ export interface ListSheetRow {
  * columns (name/nome, number/numero/telefone, email); without a header the columns are name, number, email
  * in that order (the example sheet's). Empty rows are skipped.
  */
-export async function readListSheet(buf: Buffer, opts: { maxRows: number; filename?: string }): Promise<ListSheetRow[]> {
-  const rows = await readSheet(buf, { maxRows: opts.maxRows + 1, filename: opts.filename });
+export async function readListSheet(buf: Buffer, opts: { maxRows: number; filename?: string; companyId: number }): Promise<ListSheetRow[]> {
+  // The company's temporary-disk budget of sheet reads (429 ERR_TOO_MANY_REQUESTS past it).
+  const rows = await readSheet(buf, { maxRows: opts.maxRows + 1, filename: opts.filename, owner: `company:${opts.companyId}` });
   let cols: Partial<Record<'name' | 'number' | 'email', number>> | undefined;
   const out: ListSheetRow[] = [];
   for (const { row, cells } of rows) {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, UPLOAD_TYPES, type Bus, type IdentityService, type PlanFeature, type Realtime, type ServiceRegistry, type Topic, type UploadFile, type UploadService, iso } from '@atendo/sdk';
+import { AppError, UPLOAD_TYPES, type Bus, type IdentityService, type PlanFeature, type Realtime, type ServiceRegistry, type Topic, type UploadFile, type UploadService, iso, referencesService } from '@atendo/sdk';
 import { queuesService, type QueuesService } from '@atendo/plugin-queues/contract';
 import {
   CHANNELS,
@@ -373,6 +373,7 @@ export class ConnectionStore implements ConnectionsService {
     }
     const queueIds = await this.checkQueues(companyId, body.queueIds ?? []);
     if (values.sendIdQueue) await this.checkQueues(companyId, [values.sendIdQueue as number]);
+    await this.checkRefs(companyId, values);
     if (queueIds.length > 1 && blank(values.greetingMessage)) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
     checkImportDates(values.importOldMessages, values.importRecentMessages);
     const token = (values.token as string | undefined) ?? generateToken();
@@ -428,6 +429,7 @@ export class ConnectionStore implements ConnectionsService {
     let queueIds: number[] | undefined;
     if (body.queueIds !== undefined) queueIds = await this.checkQueues(companyId, body.queueIds ?? []);
     if (values.sendIdQueue) await this.checkQueues(companyId, [values.sendIdQueue as number]);
+    await this.checkRefs(companyId, values);
     const finalQueues = queueIds ?? (await this.queueIdsOf(companyId, id));
     const greeting = values.greetingMessage !== undefined ? values.greetingMessage : current.greetingMessage;
     if (finalQueues.length > 1 && blank(greeting)) throw new AppError('ERR_WAPP_GREETING_REQUIRED');
@@ -643,6 +645,13 @@ export class ConnectionStore implements ConnectionsService {
   /** The queues plugin's service (an optional dependency: undefined when the plugin is not loaded). */
   private queueService(): QueuesService | undefined {
     return this.deps.services.has(queuesService) ? this.deps.services.get(queuesService) : undefined;
+  }
+
+  /** The prompt and integration a body names must be the company's (404 ERR_NO_PROMPT_FOUND / ERR_NO_INTEGRATION_FOUND). */
+  private async checkRefs(companyId: number, values: Record<string, unknown>): Promise<void> {
+    const refs = this.deps.services.get(referencesService);
+    await refs.assert(companyId, 'prompt', values.promptId as number | null | undefined, 'promptId');
+    await refs.assert(companyId, 'integration', values.integrationId as number | null | undefined, 'integrationId');
   }
 
   /** Distinct ids, each a queue of the company; 404 ERR_NO_QUEUE_FOUND otherwise (or without the queues plugin). */

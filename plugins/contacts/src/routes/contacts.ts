@@ -53,7 +53,9 @@ export async function masker(store: ContactStore, req: FastifyRequest): Promise<
  *   `{contacts: [Contact & {tags, tickets}], count, hasMore}`, 100 a page ordered by name.
  * - `GET /contacts/list?searchParam` -> `[{id, name, number, channel, isGroup}]` (at most 1000).
  * - `GET /contacts/profile/:number` -> `{contactId, urlPicture}`; an unknown number -> `{contactId: 0,
- *   urlPicture: null}` (wire-shapes: the client then creates the contact).
+ *   urlPicture: null}` (wire-shapes: the client then creates the contact). At most
+ *   `profileLookupsPerMinute` (CONTACTS_PROFILE_LOOKUPS_PER_MINUTE, default 30) a minute per user and
+ *   company across the cluster: 429 ERR_TOO_MANY_REQUESTS past it (masked numbers cannot be guessed).
  * - `GET /contacts/:id` -> Contact & {extraInfo, tags}; 404 ERR_NO_CONTACT_FOUND.
  * - `POST /contacts` {name 2..50, number 8..50, email?, disableBot?, acceptAudioMessage?, channel?,
  *   extraInfo? (<= 50), lgpdAcceptedAt?} -> 200 Contact & {extraInfo, tags}; 400 ERR_VALIDATION for a
@@ -70,7 +72,7 @@ export async function masker(store: ContactStore, req: FastifyRequest): Promise<
  * Writes emit `company-{cid}-contact` {action:'create'|'update', contact} / {action:'delete', contactId}
  * after commit.
  */
-export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore }): Promise<void> {
+export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore; profileLookupsPerMinute?: number }): Promise<void> {
   const { store } = deps;
   const details = async (companyId: number, id: number) => {
     const c = await store.get(companyId, id);
@@ -113,6 +115,15 @@ export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore
   });
 
   app.get('/contacts/profile/:number', {
+    config: {
+      // Each answer tells whether a number is a contact (masked numbers could be guessed one by one): at
+      // most profileLookupsPerMinute a minute per user and company, counted in PostgreSQL (all nodes).
+      rateLimit: {
+        max: deps.profileLookupsPerMinute ?? 30,
+        timeWindow: '1 minute',
+        keyGenerator: (req) => `contact-profile:${req.auth?.companyId}:${req.auth?.id ?? req.ip}`,
+      },
+    },
     schema: {
       tags: ['contacts'],
       summary: 'The contact id and picture for a number',

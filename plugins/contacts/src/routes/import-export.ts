@@ -46,7 +46,7 @@ export async function importExportRoutes(app: PluginApp, deps: { store: ContactS
     }
     const buf = await part.toBuffer();
     if (part.file.truncated) throw new AppError('ERR_PAYLOAD_TOO_LARGE', 'The spreadsheet is larger than 5 MB');
-    const rows = await readContactSheet(buf, part.filename ?? '');
+    const rows = await readContactSheet(buf, part.filename ?? '', req.auth.companyId);
     if (!rows.length) throw new AppError('ERR_VALIDATION', 'The spreadsheet has no data rows');
     const job = imports.start(req.auth.companyId, rows);
     return reply.status(202).send({ jobId: job.jobId, total: job.total });

@@ -19,11 +19,13 @@ export const MAX_SHEET_ROWS = 50_000;
  * (a worker thread, row by row; the read stops at the first row past `maxRows` data rows: 400
  * ERR_SHEET_TOO_MANY_ROWS, the rest never parsed). The header row (the first non-empty row) names the
  * columns: name/nome, number/numero/telefone, email. 415 ERR_UPLOAD_TYPE for a file that is none of the
- * three (by its content); 400 ERR_SHEET_INVALID for one that cannot be read; 400 ERR_VALIDATION without a
- * number column. Empty rows are skipped.
+ * three (by its content); 400 ERR_SHEET_INVALID for one that cannot be read or unpacks past the cap (a
+ * ZIP bomb); 429 ERR_TOO_MANY_REQUESTS while the company's other reads hold their disk budget; 400
+ * ERR_VALIDATION without a number column. Empty rows are skipped.
  */
-export async function readContactSheet(buf: Buffer, filename: string, maxRows = MAX_SHEET_ROWS): Promise<SheetRow[]> {
-  const read = await readSheet(buf, { maxRows: maxRows + 1, filename });
+export async function readContactSheet(buf: Buffer, filename: string, companyId: number, maxRows = MAX_SHEET_ROWS): Promise<SheetRow[]> {
+  // The company's temporary-disk budget of sheet reads (429 ERR_TOO_MANY_REQUESTS past it).
+  const read = await readSheet(buf, { maxRows: maxRows + 1, filename, owner: `company:${companyId}` });
   const [header, ...data] = read;
   const cols = header ? findColumns(header.cells, CONTACT_COLUMNS) : undefined;
   if (!cols || cols.number === undefined) throw new AppError('ERR_VALIDATION', 'The first row must name the columns, with a number (numero, telefone) column');

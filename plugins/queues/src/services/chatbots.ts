@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, type IdentityService } from '@atendo/sdk';
+import { AppError, type IdentityService, type References } from '@atendo/sdk';
 import { MAX_CHATBOT_DEPTH, type Chatbot, type ChatbotNode, type ChatbotQueueType } from '../contract';
 /** Most options (all levels) one queue may hold. */
 export const MAX_CHATBOT_OPTIONS = 500;
@@ -125,7 +125,7 @@ function columns(input: ChatbotInput): Record<string, unknown> {
  * checks of other transactions on that queue are not blocked), which serialises concurrent edits of one tree.
  */
 export class ChatbotStore {
-  constructor(private readonly db: Knex, private readonly identity: IdentityService) {}
+  constructor(private readonly db: Knex, private readonly identity: IdentityService, private readonly refs: References) {}
 
   /** Rows of a subtree with their level (`lvl`, 1 for the start rows), ordered by level, order, id. */
   private async rows(db: Db, companyId: number, start: Start): Promise<Row[]> {
@@ -184,13 +184,17 @@ export class ChatbotStore {
 
   /**
    * Checks the users the options hand tickets to (`optUserId`) before a write: each must be a user of the
-   * company (404 ERR_NO_USER_FOUND). Also refuses duplicated ids and oversized trees (400 ERR_VALIDATION).
+   * company (404 ERR_NO_USER_FOUND); so must the integrations (`optIntegrationId`, 404
+   * ERR_NO_INTEGRATION_FOUND) and file lists (`optFileId`, 404 ERR_NO_FILE_LIST_FOUND) they name. Also refuses duplicated ids and oversized trees (400 ERR_VALIDATION).
    */
   async precheck(companyId: number, items: ChatbotInput[]): Promise<void> {
     const flat = flatten(items);
     const userIds = [...new Set(flat.map((i) => i.optUserId).filter((v): v is number => typeof v === 'number'))];
     const users = await Promise.all(userIds.map((id) => this.identity.getUser(companyId, id)));
     if (users.some((u) => !u)) throw new AppError('ERR_NO_USER_FOUND');
+    const ids = (k: 'optIntegrationId' | 'optFileId') => flat.map((i) => i[k]).filter((v): v is number => typeof v === 'number');
+    await this.refs.assert(companyId, 'integration', ids('optIntegrationId'), 'optIntegrationId');
+    await this.refs.assert(companyId, 'fileList', ids('optFileId'), 'optFileId');
   }
 
   /**

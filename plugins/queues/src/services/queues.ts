@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, type IdentityService, type PublicUser, type UserExtension } from '@atendo/sdk';
+import { AppError, type IdentityService, type PublicUser, type References, type UserExtension } from '@atendo/sdk';
 import type { ChatbotNode, Queue, QueueSchedule, QueuesService, QueueWithChatbots, UserQueueRef } from '../contract';
 import { mapChatbotFkViolation, type ChatbotInput, type ChatbotStore } from './chatbots';
 import { isOpenInSchedules } from './schedules';
@@ -37,7 +37,14 @@ function toQueue(row: Record<string, unknown>): Queue {
  * unique indexes for concurrent writers).
  */
 export class QueueStore implements QueuesService {
-  constructor(private readonly db: Knex, private readonly identity: IdentityService, private readonly chatbots: ChatbotStore) {}
+  constructor(private readonly db: Knex, private readonly identity: IdentityService, private readonly chatbots: ChatbotStore, private readonly refs: References) {}
+
+  /** Other plugins' ids of a queue body must be records of the company (404 with the owner's code). */
+  private async assertRefs(companyId: number, input: QueueInput): Promise<void> {
+    await this.refs.assert(companyId, 'prompt', input.promptId, 'promptId');
+    await this.refs.assert(companyId, 'integration', input.integrationId, 'integrationId');
+    await this.refs.assert(companyId, 'fileList', input.fileListId, 'fileListId');
+  }
 
   /** The company's queues ordered by `orderQueue` (nulls last), then id. */
   async list(companyId: number): Promise<Queue[]> {
@@ -65,6 +72,7 @@ export class QueueStore implements QueuesService {
    * 400 ERR_VALIDATION for option rules.
    */
   async create(companyId: number, input: QueueInput & { name: string; color: string }, chatbots?: ChatbotInput[]): Promise<QueueWithChatbots> {
+    await this.assertRefs(companyId, input);
     if (chatbots) await this.chatbots.precheck(companyId, chatbots);
     try {
       return await this.db.transaction(async (trx) => {
@@ -97,6 +105,7 @@ export class QueueStore implements QueuesService {
    * queue or company; 409 on duplicates; other errors as `create`.
    */
   async update(companyId: number, id: number, input: QueueInput, chatbots?: ChatbotInput[]): Promise<QueueWithChatbots> {
+    await this.assertRefs(companyId, input);
     if (chatbots) await this.chatbots.precheck(companyId, chatbots);
     try {
       return await this.db.transaction(async (trx) => {

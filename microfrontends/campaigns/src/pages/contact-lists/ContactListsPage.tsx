@@ -8,13 +8,19 @@ import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo
 import { CampaignIcon, ConfirmDialog } from '../../lib/parts';
 import { createList, deleteList, downloadExample, fetchLists, keys, updateList, type ContactList, type ContactListEvent } from '../../lib/api';
 
+/**
+ * Deleting a list deletes its items: the rule of deleting one item (contacts-page:deleteContact, spec §6):
+ * admins and supervisors (the API answers 403 to a plain user).
+ */
+const mayDelete = (u: { profile?: string; super?: boolean } | null) => Boolean(u && (u.super || ['admin', 'supervisor'].includes(String(u.profile).toLowerCase())));
+
 /** The list form's rule (spec §5): name required, 2 to 50 characters. */
 export const listSchema = yup.object({ name: rules.name() });
 
 /**
  * Contact lists (/contact-lists; spec 3-campaigns-and-tools.md §2 "Contact lists"): a searchable, infinite
  * table (name, contacts count, actions: example spreadsheet, the list's contacts, edit, delete with a
- * confirmation), the add/edit dialog; live on `company-{id}-ContactList`.
+ * confirmation for admins and supervisors), the add/edit dialog; live on `company-{id}-ContactList`.
  */
 export function ContactListsPage() {
   const { t } = useTranslation('campaigns');
@@ -83,9 +89,11 @@ export function ContactListsPage() {
                     <IconButton label={t('contactLists.edit', { name: l.name })} tone="default" onClick={() => setEditing({ list: l })}>
                       <CampaignIcon name="edit" />
                     </IconButton>
-                    <IconButton label={t('contactLists.delete', { name: l.name })} tone="default" onClick={() => setDeleting(l)}>
-                      <CampaignIcon name="trash" />
-                    </IconButton>
+                    {mayDelete(me) ? (
+                      <IconButton label={t('contactLists.delete', { name: l.name })} tone="default" onClick={() => setDeleting(l)}>
+                        <CampaignIcon name="trash" />
+                      </IconButton>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -15,6 +15,7 @@ import { ticketNoteRoutes } from './routes/notes';
 import { ticketTagRoutes } from './routes/ticket-tags';
 import { listRoutes } from './routes/list';
 import { messageRoutes } from './routes/messages';
+import { deliveryRoutes } from './routes/delivery';
 import { subscribeMessageResults } from './services/messages';
 import { subscribeInbound } from './services/inbound';
 import { subscribeConversation } from './services/conversation';
@@ -64,6 +65,7 @@ export default definePlugin<TicketsConfig>({
     await ticketTagRoutes(ctx.app, deps);
     await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs), display);
     await messageRoutes(ctx.app, deps);
+    await deliveryRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps));
     // Ingestion first: the conversation turns run fewer at once while the inbound pipeline is busy.
     const pressure = new InboundPressure();

@@ -326,6 +326,9 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
 
   if (ticketQuery.isPending) return <Loading label={t('conversation.loading')} />;
   if (!ticket) return <EmptyState icon="warning" text={t('conversation.loadError')} />;
+  // The provider's channel (what it can edit or delete): the connection's (a WhatsApp Cloud ticket may say
+  // 'whatsapp' on the wire, its connection 'whatsappapi'), else the ticket's.
+  const providerChannel = ticket.whatsapp?.channel === 'whatsappapi' ? 'whatsappapi' : ticket.channel;
 
   return (
     <Root data-testid="conversation" data-ticket-id={ticket.id} data-ticket-uuid={ticket.uuid}>
@@ -359,7 +362,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
             onChatContact={chatWith}
             onReact={['open', 'group'].includes(ticket.status) ? (m, e) => void react(m, e) : undefined}
             reactionChoices={REACTIONS_BY_CHANNEL[ticket.channel] ?? []}
-            channel={ticket.channel}
+            channel={providerChannel}
           />
           {selecting ? (
             <SelectBar data-testid="forward-bar">
@@ -384,7 +387,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
       <ConfirmDialog
         open={toDelete !== null}
         title={t('conversation.deleteMessage.title')}
-        message={toDelete && deleteIsLocalOnly(toDelete, ticket.channel) ? `${t('conversation.deleteMessage.message')} ${t('conversation.deleteLocalOnly')}` : t('conversation.deleteMessage.message')}
+        message={toDelete && deleteIsLocalOnly(toDelete, providerChannel) ? `${t('conversation.deleteMessage.message')} ${t('conversation.deleteLocalOnly')}` : t('conversation.deleteMessage.message')}
         confirmLabel={t('conversation.deleteMessage.confirm')}
         danger
         busy={busy}

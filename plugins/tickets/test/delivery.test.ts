@@ -5,6 +5,8 @@ import type { MessageRow } from '../src/model';
 import { deliveryStateOf, sendErrorDetailOf } from '../src/services/messages';
 import { createContact, createTenant, insertMessage, insertTicket, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
 
+jest.setTimeout(90_000);
+
 /**
  * Delivery state and resend (issue 30): `send_error_detail` from `message.failed`, the wire's `sendErrorDetail` and
  * `deliveryState`, POST /messages/:messageId/resend, GET /messages/failed, POST /messages/failed/resend, tenancy.

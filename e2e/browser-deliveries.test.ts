@@ -153,12 +153,12 @@ describeBrowser('delivery state, resend and redrive in Chromium (issue 30)', () 
 
     // The reply: the Cloud API refuses it permanently.
     const text = `Seu pedido saiu para entrega ${randomBytes(2).toString('hex')}`;
-    await page.getByTestId('message-input').locator('textarea').fill(text);
+    await page.getByTestId('message-text').fill(text);
     await page.getByTestId('send-button').click();
-    const stored = await waitFor(() => k.db('messages').where({ companyId, ticketId: ticket.id, body: text }).first(), 15_000);
+    const stored = await waitFor(() => k.db('messages').where({ companyId, ticketId: ticket.id }).whereLike('body', `%${text}`).first(), 15_000);
     const id = Number(stored.id);
     await waitFor(async () => (await deliveryOf(page, id)) === 'failed', 20_000);
-    expect(graph.sends.filter((s) => s.text?.body === text).map((s) => s.refused)).toEqual([true]);
+    expect(graph.sends.filter((s) => String(s.text?.body ?? '').endsWith(text)).map((s) => s.refused)).toEqual([true]);
     const alert = bubble(page, id).getByTestId('send-error');
     expect(await alert.getAttribute('title')).toBe('Motivo: (#131047) Re-engagement message: More than 24 hours have passed (131047)');
     await alert.getByTestId('send-error-toggle').click();
@@ -169,8 +169,8 @@ describeBrowser('delivery state, resend and redrive in Chromium (issue 30)', () 
     graph.mode.refuse = false;
     await alert.getByRole('button', { name: 'Reenviar' }).click();
     await waitFor(async () => (await deliveryOf(page, id)) === 'sent', 20_000);
-    expect(graph.sends.filter((s) => s.text?.body === text).map((s) => s.refused)).toEqual([true, false]);
-    expect(await k.db('messages').where({ companyId, ticketId: ticket.id, body: text }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    expect(graph.sends.filter((s) => String(s.text?.body ?? '').endsWith(text)).map((s) => s.refused)).toEqual([true, false]);
+    expect(await k.db('messages').where({ companyId, ticketId: ticket.id }).whereLike('body', `%${text}`).count({ n: '*' }).then((r) => Number(r[0].n))).toBe(1);
     const sent = await k.db('messages').where({ id }).first();
     expect(sent).toMatchObject({ sendError: null, sendErrorDetail: null, ack: 1 });
     expect(await bubble(page, id).getByTestId('send-error').count()).toBe(0);

@@ -20,7 +20,7 @@ describe('MessageBubble: acks', () => {
     [1, 'sent', 'Enviada'],
     [2, 'delivered', 'Entregue'],
     [3, 'read', 'Lida'],
-    [4, 'read', 'Lida'],
+    [4, 'played', 'Reproduzida'],
   ])('ack %i shows the %s icon', (ack, level, label) => {
     renderBubble(message({ fromMe: true, ack, userId: 7 }));
     const icon = screen.getByTestId('ack');

@@ -105,6 +105,8 @@ export interface MessageRow {
   userId: number | null;
   reactions: { emoji: string; fromMe: boolean; senderId?: string; at: string }[];
   sendError: string | null;
+  /** The provider's reason for a failed send (`message.failed`'s `error`), or null. */
+  sendErrorDetail: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -16,6 +16,7 @@ import { ticketNoteRoutes } from './routes/notes';
 import { ticketTagRoutes } from './routes/ticket-tags';
 import { listRoutes } from './routes/list';
 import { messageRoutes } from './routes/messages';
+import { deliveryRoutes } from './routes/delivery';
 import { subscribeMessageResults } from './services/messages';
 import { subscribeRatings } from './services/ratings';
 import { subscribeInbound } from './services/inbound';
@@ -71,6 +72,7 @@ export default definePlugin<TicketsConfig>({
     await ticketTagRoutes(ctx.app, deps);
     await listRoutes(ctx.app, deps, new AnswerCache(ctx.config.listCacheMs), display);
     await messageRoutes(ctx.app, deps);
+    await deliveryRoutes(ctx.app, deps);
     ctx.onClose(await subscribeMessageResults(deps));
     // A customer's rating (automation's NPS step) shows on the ticket's row: `userRating`.
     ctx.onClose(await subscribeRatings(deps));

@@ -131,6 +131,9 @@ export interface QuotedMessage {
   contact: UserRef | null;
 }
 
+/** A message's delivery state: `failed` when `sendError` is set, else its `ack` (0 pending ... 4 played). */
+export type DeliveryState = 'pending' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+
 /**
  * A message as answers and events carry it (wire MessageL). `ack`: 0 pending, 1 sent, 2 delivered, 3 read,
  * 4 played. `mediaUrl` is a signed URL (or null); `contact` the sender of inbound messages.
@@ -159,6 +162,10 @@ export interface Message {
   queueId: number | null;
   userId: number | null;
   sendError: string | null;
+  /** The provider's reason for a failed send (its text or code), or null. Additive. */
+  sendErrorDetail: string | null;
+  /** Derived from `ack` and `sendError` (failed wins). Additive. */
+  deliveryState: DeliveryState;
   reactions: Reaction[];
   createdAt: string;
   updatedAt: string;

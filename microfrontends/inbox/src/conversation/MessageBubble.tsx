@@ -2,10 +2,10 @@ import { Fragment, memo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import styled, { css } from 'styled-components';
 import { formatWhatsApp, MenuItem, Popover } from '@atendo/web-ui';
-import { ackLevel, canDeleteMessage, canEditMessage, contactCardsOf, formatTime, isTextMessage, locationOf, type AckLevel, type VCardContact } from './format';
+import { canDeleteMessage, canEditMessage, contactCardsOf, deliveryStateOf, editBlockedByChannel, formatTime, locationOf, type VCardContact } from './format';
 import { ConvIcon } from './icons';
 import { AudioMedia, ContactCard, FileMedia, ImageMedia, LocationCard, VideoMedia } from './media';
-import type { Message, Reaction } from './types';
+import type { DeliveryState, Message, Reaction } from './types';
 import './i18n';
 
 /** What a bubble can ask its conversation to do. */
@@ -14,13 +14,16 @@ export interface BubbleActions {
   onForward?: (m: Message) => void;
   onDelete?: (m: Message) => void;
   onEdit?: (m: Message) => void;
-  onRetry?: (m: Message) => void;
+  /** Resends a failed send of ours (POST /messages/:id/resend); may return a promise (the button waits). */
+  onRetry?: (m: Message) => void | Promise<void>;
   /** A click on the quoted block: scroll to the quoted message. */
   onQuoteClick?: (id: number) => void;
   /** The Chat button of a shared-contact card. */
   onChatContact?: (c: VCardContact) => void;
   /** Our reaction to a message ('' removes it). */
   onReact?: (m: Message, emoji: string) => void;
+  /** The ticket's channel: "edit" is offered only where its provider can edit a message already sent. */
+  channel?: string | null;
   /** The reactions the ticket's channel takes (empty: none; Instagram only ❤️). */
   reactionChoices?: readonly string[];
 }
@@ -120,9 +123,17 @@ const Meta = styled.div`
   color: ${(p) => p.theme.colors.textMuted};
 `;
 
-const Ack = styled.span<{ $level: AckLevel }>`
+const Ack = styled.span<{ $level: DeliveryState }>`
   display: inline-flex;
-  color: ${(p) => (p.$level === 'read' ? '#34B7F1' : p.theme.colors.textMuted)};
+  color: ${(p) => (p.$level === 'read' || p.$level === 'played' ? '#34B7F1' : p.$level === 'failed' ? p.theme.colors.danger : p.theme.colors.textMuted)};
+`;
+
+const Reason = styled.div`
+  margin-top: 2px;
+  font-size: ${(p) => p.theme.font.size.xs};
+  color: ${(p) => p.theme.colors.danger};
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
 `;
 
 const FailHint = styled.div`
@@ -209,14 +220,21 @@ const CallLine = styled.div`
   color: ${(p) => p.theme.colors.danger};
 `;
 
-/** The ack icon of an outgoing message: 0 clock, 1 check, 2 double check, 3 and 4 coloured double check. */
-export function AckIcon({ ack }: { ack: number }) {
+/** The icon of each delivery state. */
+const STATE_ICON: Record<DeliveryState, 'clock' | 'check' | 'doubleCheck' | 'alert'> = { pending: 'clock', sent: 'check', delivered: 'doubleCheck', read: 'doubleCheck', played: 'doubleCheck', failed: 'alert' };
+
+/**
+ * The delivery state of an outgoing message: pending clock, sent check, delivered double check, read / played
+ * coloured double check, failed red alert (with the provider's reason as its title). `state` wins over `ack`.
+ */
+export function AckIcon({ ack, state, reason }: { ack: number; state?: DeliveryState; reason?: string | null }) {
   const { t } = useTranslation('inbox');
-  const level = ackLevel(ack);
+  const level = state ?? deliveryStateOf({ ack });
   const label = t(`conversation.ack.${level}`);
+  const title = level === 'failed' && reason ? `${label}: ${reason}` : label;
   return (
-    <Ack $level={level} data-testid="ack" data-ack={level} title={label} aria-label={label} role="img">
-      <ConvIcon name={level === 'pending' ? 'clock' : level === 'sent' ? 'check' : 'doubleCheck'} size={15} />
+    <Ack $level={level} data-testid="ack" data-ack={level} title={title} aria-label={title} role="img">
+      <ConvIcon name={STATE_ICON[level]} size={15} />
     </Ack>
   );
 }
@@ -333,7 +351,22 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const mine = (m.reactions ?? []).find((r) => r.fromMe)?.emoji;
   const editable = canEditMessage(m, userId);
   const deletable = canDeleteMessage(m, userId, admin);
-  const failed = Boolean(m.sendError) && m.fromMe && !m.isPrivate;
+  const state = deliveryStateOf(m);
+  const failed = state === 'failed' && m.fromMe && !m.isPrivate;
+  const reason = m.sendErrorDetail?.trim() || null;
+  // A sent message on a channel that cannot edit: "edit" shows disabled, saying why (the server refuses it).
+  const editBlocked = editable && editBlockedByChannel(m, props.channel);
+  const [showReason, setShowReason] = useState(false);
+  const [resending, setResending] = useState(false);
+  const resend = async () => {
+    if (resending) return;
+    setResending(true);
+    try {
+      await props.onRetry?.(m);
+    } finally {
+      setResending(false);
+    }
+  };
   const run = (fn?: (x: Message) => void) => () => {
     setMenuOpen(false);
     fn?.(m);
@@ -347,6 +380,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
       data-message-id={m.id}
       data-from-me={m.fromMe}
       data-private={m.isPrivate || undefined}
+      data-delivery={m.fromMe && !m.isPrivate ? state : undefined}
     >
       <div className="line">
         {selectable ? (
@@ -382,18 +416,23 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
           <Meta>
             {m.isEdited ? <span data-testid="edited-marker">{t('conversation.edited')}</span> : null}
             <time dateTime={m.createdAt}>{formatTime(m.createdAt)}</time>
-            {m.fromMe && !m.isPrivate ? <AckIcon ack={m.ack} /> : null}
+            {m.fromMe && !m.isPrivate ? <AckIcon ack={m.ack} state={state} reason={reason} /> : null}
           </Meta>
           {failed ? (
-            <FailHint role="alert" data-testid="send-error">
+            <FailHint role="alert" data-testid="send-error" title={reason ? t('conversation.sendErrorReason', { reason }) : t('conversation.sendErrorNoReason')}>
               <ConvIcon name="alert" size={14} />
-              <span>{t('conversation.sendError')}</span>
-              {props.onRetry && isTextMessage(m) ? (
-                <button type="button" onClick={() => props.onRetry?.(m)}>
-                  {t('conversation.retry')}
+              <button type="button" className="reason-toggle" aria-expanded={showReason} onClick={() => setShowReason((v) => !v)} data-testid="send-error-toggle">
+                {t('conversation.sendError')}
+              </button>
+              {props.onRetry && !m.isDeleted ? (
+                <button type="button" onClick={() => void resend()} disabled={resending} data-testid="resend">
+                  {resending ? t('conversation.resending') : t('conversation.retry')}
                 </button>
               ) : null}
             </FailHint>
+          ) : null}
+          {failed && showReason ? (
+            <Reason data-testid="send-error-reason">{reason ? t('conversation.sendErrorReason', { reason }) : t('conversation.sendErrorNoReason')}</Reason>
           ) : null}
         </Bubble>
         {!selectable && (props.onReply || props.onForward || props.onReact || (editable && props.onEdit) || (deletable && props.onDelete)) ? (
@@ -453,10 +492,17 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
             ))}
           </ReactionRow>
         ) : null}
-        {editable && props.onEdit ? (
+        {editable && props.onEdit && !editBlocked ? (
           <MenuItem onClick={run(props.onEdit)}>
             <ConvIcon name="edit" size={18} />
             {t('conversation.menu.edit')}
+          </MenuItem>
+        ) : null}
+        {editBlocked && props.onEdit ? (
+          <MenuItem disabled aria-disabled="true" title={t('conversation.cannotEditChannel')} style={{ opacity: 0.6, cursor: 'not-allowed', flexWrap: 'wrap' }} data-testid="edit-blocked">
+            <ConvIcon name="edit" size={18} />
+            {t('conversation.menu.edit')}
+            <small style={{ flexBasis: '100%', whiteSpace: 'normal' }}>{t('conversation.cannotEditChannel')}</small>
           </MenuItem>
         ) : null}
         {deletable && props.onDelete ? (

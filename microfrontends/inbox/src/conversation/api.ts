@@ -75,6 +75,9 @@ export const sendMedia = (ticketId: number, files: (File | Blob)[], opts: SendMe
 /** `PUT /messages/:id` {body}: edits an own text message (15 minutes). */
 export const editMessage = (id: number, body: string) => api.put<Message>(`/messages/${id}`, { body });
 
+/** `POST /messages/:id/resend`: a failed send of ours goes again (pending); answers the message. */
+export const resendMessage = (id: number) => api.post<Message>(`/messages/${id}/resend`, {});
+
 /** `DELETE /messages/:id`. */
 export const deleteMessage = (id: number) => api.delete<Message>(`/messages/${id}`);
 

@@ -3,7 +3,7 @@
  * ticket-change banners, times, ack levels, text cuts, quick-reply matching, vCard and location parsing,
  * the edit window and the recorder timer. No React, no I/O: unit-tested in test/conversation-format.test.ts.
  */
-import type { Message, QuickMessage } from './types';
+import type { DeliveryState, Message, QuickMessage } from './types';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -88,6 +88,44 @@ export function ackLevel(ack: number | null | undefined): AckLevel {
   if (a === 2) return 'delivered';
   if (a === 1) return 'sent';
   return 'pending';
+}
+
+const STATE_OF_ACK: DeliveryState[] = ['pending', 'sent', 'delivered', 'read', 'played'];
+
+/**
+ * The delivery state of a message: the server's `deliveryState` when it sends one, else derived like it ('failed'
+ * while `sendError` is set, else by ack: 0 pending, 1 sent, 2 delivered, 3 read, 4 played).
+ */
+export function deliveryStateOf(m: Pick<Message, 'ack' | 'sendError' | 'deliveryState'>): DeliveryState {
+  if (m.deliveryState) return m.deliveryState;
+  if (m.sendError) return 'failed';
+  return STATE_OF_ACK[Math.max(0, Math.min(4, Math.trunc(Number(m.ack ?? 0)) || 0))];
+}
+
+/**
+ * Channels whose provider can edit / delete (for everyone) a message already sent (the server's rule:
+ * plugins/tickets/src/services/messages/capabilities.ts). Baileys can; the Cloud API, Messenger and Instagram cannot.
+ */
+const CHANNEL_CAN: Record<string, { edits: boolean; deletes: boolean }> = {
+  whatsapp: { edits: true, deletes: true },
+  whatsappapi: { edits: false, deletes: false },
+  facebook: { edits: false, deletes: false },
+  instagram: { edits: false, deletes: false },
+};
+
+/** True when the provider of `channel` can edit (or delete) a sent message; false for an unknown channel (as the server), true when none is known yet. */
+export function channelCan(channel: string | null | undefined, what: 'edits' | 'deletes'): boolean {
+  return channel ? (CHANNEL_CAN[channel]?.[what] ?? false) : true;
+}
+
+/** True when `m` left to the provider already and the ticket's `channel` cannot edit it there (the server refuses). */
+export function editBlockedByChannel(m: Pick<Message, 'isPrivate' | 'wid'>, channel: string | null | undefined): boolean {
+  return !m.isPrivate && Boolean(m.wid) && !channelCan(channel, 'edits');
+}
+
+/** True when deleting `m` removes it in Atendo only (the ticket's `channel` cannot delete it for the customer). */
+export function deleteIsLocalOnly(m: Pick<Message, 'isPrivate' | 'fromMe'>, channel: string | null | undefined): boolean {
+  return !m.isPrivate && m.fromMe && !channelCan(channel, 'deletes');
 }
 
 /** `text` cut at `max` characters followed by '...' when longer. */

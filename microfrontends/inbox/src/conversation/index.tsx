@@ -6,9 +6,9 @@ import styled from 'styled-components';
 import { HttpError, isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, EmptyState, Loading } from '@atendo/web-ui';
 import './i18n';
-import { contactByNumber, createContact, createTicket, deleteMessage, editMessage, fetchTicket, forwardMessage, reactToMessage, sendText } from './api';
+import { contactByNumber, createContact, createTicket, deleteMessage, editMessage, fetchTicket, forwardMessage, reactToMessage, resendMessage } from './api';
 import { ContactDrawer } from './ContactDrawer';
-import type { VCardContact } from './format';
+import { deleteIsLocalOnly, type VCardContact } from './format';
 import { ConversationHeader } from './Header';
 import { MessageInput } from './MessageInput';
 import { MessageList, type MessageListHandle } from './MessageList';
@@ -260,17 +260,17 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
     }
   };
 
+  /** Resends a failed send (the same message, pending again; the socket's update follows the answer). */
   const retry = useCallback(
     async (m: Message) => {
-      if (!ticket) return;
       try {
-        const sent = await sendText(ticket.id, { body: m.body, isPrivate: false, signMessage: false, quotedMsg: m.quotedMsg ? { id: m.quotedMsg.id } : null });
-        onSent(sent);
+        const answer = await resendMessage(m.id);
+        if (answer) dispatch({ type: 'update', message: answer });
       } catch (err) {
         toastError(err);
       }
     },
-    [ticket, onSent],
+    [dispatch],
   );
 
   const react = useCallback(
@@ -327,6 +327,9 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
 
   if (ticketQuery.isPending) return <Loading label={t('conversation.loading')} />;
   if (!ticket) return <EmptyState icon="warning" text={t('conversation.loadError')} />;
+  // The provider's channel (what it can edit or delete): the connection's (a WhatsApp Cloud ticket may say
+  // 'whatsapp' on the wire, its connection 'whatsappapi'), else the ticket's.
+  const providerChannel = ticket.whatsapp?.channel === 'whatsappapi' ? 'whatsappapi' : ticket.channel;
 
   return (
     <Root data-testid="conversation" data-ticket-id={ticket.id} data-ticket-uuid={ticket.uuid}>
@@ -360,6 +363,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
             onChatContact={chatWith}
             onReact={['open', 'group'].includes(ticket.status) ? (m, e) => void react(m, e) : undefined}
             reactionChoices={REACTIONS_BY_CHANNEL[ticketChannelOf(ticket)] ?? []}
+            channel={providerChannel}
           />
           {selecting ? (
             <SelectBar data-testid="forward-bar">
@@ -384,7 +388,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
       <ConfirmDialog
         open={toDelete !== null}
         title={t('conversation.deleteMessage.title')}
-        message={t('conversation.deleteMessage.message')}
+        message={toDelete && deleteIsLocalOnly(toDelete, providerChannel) ? `${t('conversation.deleteMessage.message')} ${t('conversation.deleteLocalOnly')}` : t('conversation.deleteMessage.message')}
         confirmLabel={t('conversation.deleteMessage.confirm')}
         danger
         busy={busy}

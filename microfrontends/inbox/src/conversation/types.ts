@@ -110,6 +110,10 @@ export interface Message {
   queueId?: number | null;
   userId?: number | null;
   sendError?: string | null;
+  /** The provider's reason for a failed send (additive; older servers omit it). */
+  sendErrorDetail?: string | null;
+  /** pending | sent | delivered | read | played | failed (additive; derived from ack/sendError when absent). */
+  deliveryState?: DeliveryState;
   reactions?: Reaction[];
   createdAt: string;
   updatedAt?: string;
@@ -117,6 +121,9 @@ export interface Message {
   quotedMsg?: QuotedMessage | null;
   ticket?: { id: number; queueId: number | null; queue: QueueRef | null } | null;
 }
+
+/** A message's delivery state: by ack (0 pending ... 4 played), or failed while `sendError` is set. */
+export type DeliveryState = 'pending' | 'sent' | 'delivered' | 'read' | 'played' | 'failed';
 
 /** Answer of `GET /messages/:ticketId`. */
 export interface MessagesPage {

@@ -8,6 +8,8 @@ import { QueueRef, TicketSchema } from './tickets';
  */
 
 const MAX_ID = 2147483647;
+/** A message's delivery states (wire `DeliveryState`): by ack 0..4, and `failed`. */
+export const DELIVERY_STATES = ['pending', 'sent', 'delivered', 'read', 'played', 'failed'] as const;
 /** Longest message text, counted after trimming (characters). */
 export const MESSAGE_MAX = 4096;
 /** Raw text fields may carry surrounding whitespace; the trimmed text must fit MESSAGE_MAX. */
@@ -83,6 +85,8 @@ export const MessageSchema = Type.Object(
     queueId: Nullable(Type.Integer()),
     userId: Nullable(Type.Integer()),
     sendError: Nullable(Type.String()),
+    sendErrorDetail: Nullable(Type.String()),
+    deliveryState: Type.Union(DELIVERY_STATES.map((s) => Type.Literal(s)), { description: "failed when sendError is set, else by ack (0 pending, 1 sent, 2 delivered, 3 read, 4 played)" }),
     reactions: Type.Array(ReactionSchema),
     createdAt: Type.String(),
     updatedAt: Type.String(),

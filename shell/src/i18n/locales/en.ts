@@ -148,6 +148,7 @@ export const en: Translation = {
     settings: 'Settings',
     companies: 'Companies',
     announcements: 'Announcements',
+    deliveries: 'Deliveries',
     connectionsWarning: 'Some connections need attention',
     chatsUnread: 'There are unread internal chat messages',
     sections: { admin: 'Administration', super: 'Super administration' },

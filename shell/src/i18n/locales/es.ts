@@ -148,6 +148,7 @@ export const es: Translation = {
     settings: 'Configuración',
     companies: 'Empresas',
     announcements: 'Anuncios',
+    deliveries: 'Entregas',
     connectionsWarning: 'Hay conexiones que necesitan atención',
     chatsUnread: 'Hay mensajes no leídos en el chat interno',
     sections: { admin: 'Administración', super: 'Superadministración' },

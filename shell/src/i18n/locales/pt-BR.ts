@@ -146,6 +146,7 @@ export const ptBR = {
     settings: 'Configurações',
     companies: 'Empresas',
     announcements: 'Anúncios',
+    deliveries: 'Entregas',
     connectionsWarning: 'Há conexões que precisam de atenção',
     chatsUnread: 'Há mensagens não lidas no chat interno',
     sections: { admin: 'Administração', super: 'Super administração' },

@@ -149,6 +149,7 @@ export const tr: Translation = {
     settings: 'Ayarlar',
     companies: 'Şirketler',
     announcements: 'Duyurular',
+    deliveries: 'Teslimatlar',
     connectionsWarning: 'Dikkat gerektiren bağlantılar var',
     chatsUnread: 'Okunmamış dahili sohbet mesajları var',
     sections: { admin: 'Yönetim', super: 'Süper yönetim' },

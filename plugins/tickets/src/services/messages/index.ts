@@ -22,3 +22,4 @@ export * from './commands';
 export * from './results';
 export * from './variables';
 export * from './reactions';
+export * from './resend';

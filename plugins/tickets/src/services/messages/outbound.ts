@@ -299,7 +299,7 @@ export function messageStoredEvent(message: MessageRow, ticket: TicketRow, by: T
 }
 
 /** Builds the `message.send` payload (SDK `SendCommand`) of a stored message; `contact`: the ticket's (plain row). */
-async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow, contact: Contact | undefined, trx: Knex.Transaction): Promise<SendCommand> {
+export async function sendCommand(deps: TicketsDeps, ticket: TicketRow, message: MessageRow, contact: Contact | undefined, trx: Knex.Transaction): Promise<SendCommand> {
   let quotedWid: string | undefined;
   if (message.quotedMsgId !== null) {
     const q = (await trx('messages').where({ id: message.quotedMsgId, companyId: message.companyId }).first('wid', 'isPrivate')) as { wid: string | null; isPrivate: boolean } | undefined;

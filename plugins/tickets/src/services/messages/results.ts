@@ -18,6 +18,28 @@ const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as 
 const isWid = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 255;
 const isAck = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4;
 
+/** Longest provider reason kept on a message (`send_error_detail`). */
+export const SEND_ERROR_DETAIL_MAX = 1000;
+
+/**
+ * The provider's reason of a failed send as stored in `send_error_detail`: the `error` of `message.failed` (a string,
+ * or `{code, text, retryable}`: "text (code)", the text or the code alone when only one is there; another object
+ * as JSON). Null when there is none. At most SEND_ERROR_DETAIL_MAX characters.
+ */
+export function sendErrorDetailOf(error: unknown): string | null {
+  let detail: string;
+  if (error === null || error === undefined) return null;
+  if (typeof error === 'string') detail = error;
+  else if (typeof error === 'object') {
+    const { code, text, message } = error as { code?: unknown; text?: unknown; message?: unknown };
+    const t = typeof text === 'string' && text.trim() ? text.trim() : typeof message === 'string' && message.trim() ? message.trim() : '';
+    const c = typeof code === 'string' || typeof code === 'number' ? String(code).trim() : '';
+    detail = t && c ? `${t} (${c})` : t || c || JSON.stringify(error);
+  } else detail = String(error);
+  detail = detail.trim();
+  return detail ? detail.slice(0, SEND_ERROR_DETAIL_MAX) : null;
+}
+
 /** Runs `fn` on the message row locked inside a transaction; emits the update after commit when `fn` wrote. */
 async function changeMessage(
   deps: TicketsDeps,
@@ -55,7 +77,7 @@ export async function applySent(deps: TicketsDeps, p: { companyId: number; messa
     // so a repeated result writes and pushes nothing; ack never goes down. The message's ticket comes back
     // with it, for the push's audiences.
     const { rows } = (await deps.db.raw(
-      `UPDATE messages SET wid = ?, ack = GREATEST(ack, ?), send_error = NULL, updated_at = now()
+      `UPDATE messages SET wid = ?, ack = GREATEST(ack, ?), send_error = NULL, send_error_detail = NULL, updated_at = now()
        WHERE id = ? AND company_id = ? AND is_private = false AND (wid IS DISTINCT FROM ? OR ack < ? OR send_error IS NOT NULL)
        RETURNING messages.*, (SELECT row_to_json(t) FROM tickets t WHERE t.id = messages.ticket_id AND t.company_id = messages.company_id) AS ticket_row`,
       [p.wid, ack, p.messageId, p.companyId, p.wid, ack],
@@ -79,7 +101,7 @@ const isSystemMessage = (p: unknown): boolean => Boolean(p) && typeof p === 'obj
 
 /**
  * `message.failed` {companyId, messageId, error}: sending failed. A message still pending (ack 0) gets
- * `send_error` 'ERR_SENDING_WAPP_MSG' (the provider's detail goes to the log) and an `appMessage` update is
+ * `send_error` 'ERR_SENDING_WAPP_MSG' and `send_error_detail` the provider's reason (`sendErrorDetailOf`), and an `appMessage` update is
  * pushed; messages already sent, private notes and unknown ids are ignored. Idempotent.
  */
 export async function applyFailed(deps: TicketsDeps, p: { companyId: number; messageId: number; error?: unknown }): Promise<MessageRow | undefined> {
@@ -88,7 +110,7 @@ export async function applyFailed(deps: TicketsDeps, p: { companyId: number; mes
   deps.log.warn({ companyId: p.companyId, messageId: p.messageId, error: (typeof p.error === 'string' ? p.error : JSON.stringify(p.error ?? '')).slice(0, 1000) }, 'messages: sending failed');
   return changeMessage(deps, { id: p.messageId, companyId: p.companyId }, async (row, trx) => {
     if (row.isPrivate || row.ack > ACK.pending || row.sendError === SEND_ERROR) return undefined;
-    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ sendError: SEND_ERROR, updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
+    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ sendError: SEND_ERROR, sendErrorDetail: sendErrorDetailOf(p.error), updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
     return u;
   });
 }
@@ -105,7 +127,7 @@ export async function applyFailedByWid(deps: TicketsDeps, p: { companyId: number
   return changeMessage(deps, { companyId: p.companyId, wid: p.wid }, async (row, trx) => {
     if (!row.fromMe || row.isPrivate || row.ack > ACK.sent || row.sendError === SEND_ERROR) return undefined;
     deps.log.warn({ companyId: p.companyId, messageId: row.id, error: String(JSON.stringify(p.error ?? '')).slice(0, 1000) }, 'messages: provider reported a failed send');
-    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ sendError: SEND_ERROR, updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
+    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ sendError: SEND_ERROR, sendErrorDetail: sendErrorDetailOf(p.error), updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
     return u;
   });
 }
@@ -119,7 +141,7 @@ export async function applyStatus(deps: TicketsDeps, p: { companyId: number; wid
   if (!isPositiveInt(p?.companyId) || !isWid(p.wid) || !isAck(p.ack)) throw new PermanentError('message.status: malformed payload');
   return changeMessage(deps, { companyId: p.companyId, wid: p.wid }, async (row, trx) => {
     if (p.ack <= row.ack) return undefined;
-    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ ack: p.ack, sendError: null, updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
+    const [u] = (await trx('messages').where({ id: row.id, companyId: row.companyId }).update({ ack: p.ack, sendError: null, sendErrorDetail: null, updatedAt: trx.fn.now() }).returning('*')) as MessageRow[];
     return u;
   });
 }

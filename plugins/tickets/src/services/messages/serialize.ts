@@ -1,5 +1,5 @@
 import { companyEvent, iso, mediaTypeOfPath } from '@atendo/sdk';
-import type { Message, Reaction as WireReaction, Ticket } from '@atendo/sdk/wire';
+import type { DeliveryState, Message, Reaction as WireReaction, Ticket } from '@atendo/sdk/wire';
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../../model';
 import { ticketAudiences } from '../../visibility';
@@ -31,10 +31,25 @@ export type Reaction = WireReaction;
  */
 export type SerializedMessage = Message;
 
-/** The columns of a message row as the wire shows them: no storage path, ISO timestamps. */
+/** The delivery state of each ack (0 pending, 1 sent, 2 delivered, 3 read, 4 played). */
+const STATE_OF_ACK: DeliveryState[] = ['pending', 'sent', 'delivered', 'read', 'played'];
+
+/**
+ * A message's delivery state (wire `deliveryState`): 'failed' while `sendError` is set, else the state of its ack
+ * (an ack out of 0..4 counts as the nearest one).
+ */
+export function deliveryStateOf(r: Pick<MessageRow, 'ack' | 'sendError'>): DeliveryState {
+  if (r.sendError) return 'failed';
+  return STATE_OF_ACK[Math.max(0, Math.min(STATE_OF_ACK.length - 1, Math.trunc(Number(r.ack) || 0)))];
+}
+
+/**
+ * The columns of a message row as the wire shows them: no storage path, ISO timestamps, the provider's reason
+ * of a failed send (`sendErrorDetail`, null when none) and the derived `deliveryState`.
+ */
 export function wireMessageRow(r: MessageRow): Omit<Message, 'mediaUrl' | 'contact' | 'quotedMsg' | 'ticket'> {
   const { mediaPath: _path, ...rest } = r;
-  return { ...rest, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
+  return { ...rest, sendErrorDetail: r.sendErrorDetail ?? null, deliveryState: deliveryStateOf(r), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
 }
 
 const toNum = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));

@@ -260,7 +260,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       maxHeld: config.OUTBOX_MAX_HELD,
     });
     closers.push(() => outbox.stop(config.SHUTDOWN_GRACE_MS));
-    const bus = metrics.instrumentBus(new OutboxBus(rawBus, outbox));
+    const bus = metrics.instrumentBus(new OutboxBus(rawBus, outbox, (queue) => deadLetters.forQueue(queue)));
     metrics.gauge({ name: 'atendo_outbox_held', help: 'Transactional outbox: events this node holds while publishing them', collect: (g) => g.set({}, outbox.holding) });
     const sendLedger = new KernelSendLedger(db);
     metrics.gauge({

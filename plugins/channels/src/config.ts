@@ -37,6 +37,8 @@ export const ChannelsConfigSchema = Type.Object({
    * throttling), hours: after the quick retries, durably (across restarts and nodes); then `message.failed`.
    */
   sendRetryHours: Type.Number({ minimum: 0, maximum: 168, default: 24, env: 'SEND_RETRY_HOURS' }),
+  /** First delay of the durable retries, milliseconds; doubles each time up to 10 minutes. */
+  sendRetryFirstDelayMs: Type.Integer({ minimum: 10, maximum: 600_000, default: 30_000 }),
   /** Retries of a queued webhook body whose processing failed for a transient reason (database, bus). */
   webhookRetries: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
   webhookRetryDelayMs: Type.Integer({ minimum: 0, maximum: 600_000, default: 1000 }),
@@ -70,6 +72,8 @@ export interface ChannelsSettings {
   outboundMaxDelayMs: number;
   /** Retry window of a send, hours (SEND_RETRY_HOURS). */
   sendRetryHours: number;
+  /** First delay of the durable retries, milliseconds. */
+  sendRetryFirstDelayMs: number;
   webhookRetries: number;
   webhookRetryDelayMs: number;
   /** Media download policy (SDK safeFetch): hosts, hosts that get the token, private addresses allowed. */
@@ -106,6 +110,7 @@ export function resolveSettings(cfg: ChannelsConfig): ChannelsSettings {
     outboundRetryDelayMs: cfg.outboundRetryDelayMs,
     outboundMaxDelayMs: cfg.outboundMaxDelayMs,
     sendRetryHours: cfg.sendRetryHours,
+    sendRetryFirstDelayMs: cfg.sendRetryFirstDelayMs,
     webhookRetries: cfg.webhookRetries,
     webhookRetryDelayMs: cfg.webhookRetryDelayMs,
     webhookQueue: WEBHOOK_QUEUE,

@@ -97,6 +97,7 @@ export default definePlugin<ChannelsConfig>({
       sends: ctx.sends,
       jobs: ctx.jobs,
       retryWindowMs: settings.sendRetryHours * 3_600_000,
+      retryFirstDelayMs: settings.sendRetryFirstDelayMs,
     };
     // Sends whose quick retries ran out are retried durably (registered before the worker starts).
     ctx.jobs.handle(SEND_RETRY_JOB, ({ data }) => handleSendRetry(outboundDeps, data), { maxAttempts: 3 });

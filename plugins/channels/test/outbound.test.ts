@@ -82,6 +82,9 @@ describe('outbound: message.send through the Meta adapters', () => {
         CHANNELS_OUTBOUND_RETRY_DELAY_MS: '20',
         CHANNELS_OUTBOUND_MAX_DELAY_MS: '80',
         CHANNELS_GRAPH_TIMEOUT_MS: '2000',
+        // Durable retries after the quick ones: 3 s from the first attempt, the first 100 ms later.
+        CHANNELS_SEND_RETRY_HOURS: String(3 / 3600),
+        CHANNELS_SEND_RETRY_FIRST_DELAY_MS: '100',
         BACKEND_URL: 'https://api.atendo.test',
       },
     });
@@ -211,7 +214,7 @@ describe('outbound: message.send through the Meta adapters', () => {
     expect(sent).toHaveLength(1);
   });
 
-  test('a permanent Graph error (131047, outside the window) publishes message.failed at once and dead-letters', async () => {
+  test('a permanent Graph error (131047, outside the window) publishes message.failed at once: a definite answer, nothing to redrive', async () => {
     graph.queue.push({ status: 400, body: { error: { message: '(#131047) Re-engagement message', type: 'OAuthException', code: 131047, error_data: { details: 'More than 24 hours have passed' }, fbtrace_id: 'T2' } } });
     const dlqBefore = (await k.bus.deadLetters(dlq())).length;
     const messageId = await send({ companyId: A.companyId, connectionId: conn.wa, channel: 'whatsappapi', to: '5511999990000', body: 'late' });
@@ -224,19 +227,35 @@ describe('outbound: message.send through the Meta adapters', () => {
       channel: 'whatsappapi',
       error: { code: '131047', text: '(#131047) Re-engagement message: More than 24 hours have passed', retryable: false },
     });
-    await waitFor(async () => (await k.bus.deadLetters(dlq())).length === dlqBefore + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await k.bus.deadLetters(dlq())).length).toBe(dlqBefore);
     expect(graph.seen).toHaveLength(1);
     expect(sent).toEqual([]);
   });
 
-  test('retries exhausted (always 500): 1 + 3 attempts, then message.failed (retryable) and the dead-letter queue', async () => {
-    for (let i = 0; i < 4; i++) graph.queue.push({ status: 500, body: { error: { message: 'An unknown error occurred', code: 1 } } });
+  test('a provider failing for the whole retry window: quick retries, then durable ones, then message.failed (retryable) with its reason', async () => {
+    for (let i = 0; i < 40; i++) graph.queue.push({ status: 500, body: { error: { message: 'An unknown error occurred', code: 1 } } });
     const messageId = await send({ companyId: A.companyId, connectionId: conn.fb, channel: 'facebook', to: '9990000000000017', body: 'x' });
-    await waitFor(() => failed.length === 1, 5000);
-    expect(graph.seen).toHaveLength(4);
-    expect(failed[0].payload).toMatchObject({ messageId, error: { code: '1', retryable: true } });
-    const dead = await k.bus.deadLetters(dlq());
-    expect(dead.some((d) => (d.payload as SendCommand).messageId === messageId)).toBe(true);
+    await waitFor(() => failed.length === 1, 15_000);
+    // 1 + 3 quick attempts, then at least one durable retry before the window (3 s) ended.
+    expect(graph.seen.length).toBeGreaterThanOrEqual(5);
+    expect(failed[0].payload).toMatchObject({ messageId, error: { code: '1', text: expect.stringContaining('An unknown error occurred'), retryable: true } });
+    expect(sent).toEqual([]);
+    graph.queue = [];
+  });
+
+  test('an outage longer than the quick retries: the send is retried durably and delivered once, when the provider is back', async () => {
+    for (let i = 0; i < 6; i++) graph.queue.push({ status: 503, body: { error: { message: 'Service temporarily unavailable', code: 2, is_transient: true } } });
+    const messageId = await send({ companyId: A.companyId, connectionId: conn.wa, channel: 'whatsappapi', to: '5511999990000', body: 'outage' });
+    await waitFor(() => sent.length === 1, 15_000);
+    expect(sent[0].payload).toMatchObject({ messageId, wid: expect.stringMatching(/^wamid\.SENT/) });
+    expect(graph.seen).toHaveLength(7);
+    expect(failed).toEqual([]);
+    // Delivered again (a relay after a crash, a redrive): answered from the send ledger, not sent twice.
+    await k.bus.publish('message.send.whatsappapi', { messageId, ticketId: 77, companyId: A.companyId, connectionId: conn.wa, channel: 'whatsappapi', to: '5511999990000', body: 'outage' });
+    await waitFor(() => sent.length === 2);
+    expect(sent[1].payload.wid).toBe(sent[0].payload.wid);
+    expect(graph.seen).toHaveLength(7);
   });
 
   test("a command naming another company's connection is refused without calling Graph (message.failed ERR_NO_WAPP_FOUND)", async () => {

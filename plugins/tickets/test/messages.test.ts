@@ -722,6 +722,9 @@ describe('tickets: messages', () => {
       const { ticket } = await conversation(S);
       const sent = (await send(S.userA, ticket.id, { body: 'olá' })).json();
       expect(sent.body).toBe(`*${S.userA.name}:*\nolá`);
+      // Sent (the provider has it): an edit is then a command to the channel.
+      await k.bus.publish('message.sent', { companyId: S.companyId, messageId: sent.id, wid: 'WAMID.SIG1' });
+      await waitFor(async () => (await row(sent.id))?.wid === 'WAMID.SIG1');
       const edited = await k.as(S.userA, 'PUT', `/messages/${sent.id}`, { body: 'olá, tudo bem?' });
       expect(edited.statusCode).toBe(200);
       expect(edited.json()).toMatchObject({ body: `*${S.userA.name}:*\nolá, tudo bem?`, isEdited: true });

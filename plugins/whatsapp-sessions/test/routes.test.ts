@@ -1,3 +1,5 @@
+import { stableMessageId } from '@atendo/channel-whatsapp';
+import { sendKey, type SendCommand } from '@atendo/sdk';
 import type { Socket } from 'socket.io-client';
 import type { BusMessage } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
@@ -28,7 +30,7 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
   beforeAll(async () => {
     k = await createTestKernel({
       plugins: [connectionsPlugin, plugin((s) => (sessions = s))],
-      env: { WHATSAPP_SESSIONS_SEND_MAX_RETRIES: '1', WHATSAPP_SESSIONS_SEND_RETRY_DELAY_MS: '10', WHATSAPP_SESSIONS_SEND_OPEN_WAIT_MS: '20' },
+      env: { WHATSAPP_SESSIONS_SEND_MAX_RETRIES: '1', WHATSAPP_SESSIONS_SEND_RETRY_DELAY_MS: '10', WHATSAPP_SESSIONS_SEND_OPEN_WAIT_MS: '20', WHATSAPP_SESSIONS_SEND_RETRY_HOURS: '0' },
     });
     base = await k.listen();
     A = await k.createCompany({ limits: { connections: 100 } });
@@ -342,6 +344,34 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     await k.bus.publish('message.send.whatsapp', { companyId: A.companyId, messageId: 61, ticketId: 1, connectionId: idle, channel: 'whatsapp', to: '5511955550123', body: 'x' });
     await waitFor(() => results.some((r) => r.payload.messageId === 61), 3000);
     expect(results.find((r) => r.payload.messageId === 61)).toMatchObject({ topic: 'message.failed', payload: { companyId: A.companyId, error: expect.stringMatching(/not running/) } });
+  });
+
+  test('a send carries a message id derived from its stable key; delivered again it is answered from the send ledger; edits and deletions reach the socket', async () => {
+    const { id, sock } = await openConnection(A.admin, A.companyId);
+    sock.sendImpl = async (jid, content) => ({ key: { remoteJid: jid, fromMe: true, id: 'STABLE-1' }, message: content as never });
+    const cmd = { companyId: A.companyId, messageId: 70, ticketId: 1, connectionId: id, channel: 'whatsapp', to: '5511955550123', body: 'uma vez' };
+    await k.bus.publish('message.send.whatsapp', cmd);
+    await waitFor(() => results.some((r) => r.payload.messageId === 70));
+    expect(sock.sent).toHaveLength(1);
+    expect(sock.sent[0].options).toMatchObject({ messageId: stableMessageId(sendKey(cmd as SendCommand, 'ignored')) });
+    expect(sock.sent[0].options?.messageId).toMatch(/^3EB0[0-9A-F]{18}$/);
+    // The same command again (a relay after a crash, a redrive): not sent twice, reported with the same wid.
+    await k.bus.publish('message.send.whatsapp', cmd);
+    await waitFor(() => results.filter((r) => r.payload.messageId === 70).length === 2);
+    expect(results.filter((r) => r.payload.messageId === 70).map((r) => r.payload.wid)).toEqual(['STABLE-1', 'STABLE-1']);
+    expect(sock.sent).toHaveLength(1);
+
+    const ref = { companyId: A.companyId, messageId: 70, ticketId: 1, wid: 'STABLE-1', fromMe: true, connectionId: id, channel: 'whatsapp', to: '5511955550123', isGroup: false, remoteJid: null };
+    await k.bus.publish('message.edit.whatsapp', { ...ref, body: 'editada' });
+    await waitFor(() => sock.sent.length === 2);
+    expect(sock.sent[1]).toMatchObject({ jid: '5511955550123@s.whatsapp.net', content: { text: 'editada', edit: { id: 'STABLE-1', fromMe: true } } });
+    await k.bus.publish('message.delete.whatsapp', ref);
+    await waitFor(() => sock.sent.length === 3);
+    expect(sock.sent[2]).toMatchObject({ jid: '5511955550123@s.whatsapp.net', content: { delete: { id: 'STABLE-1', fromMe: true } } });
+    // Another channel's edits are not this consumer's.
+    await k.bus.publish('message.edit.facebook', { ...ref, channel: 'facebook', body: 'x' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sock.sent).toHaveLength(3);
   });
 
   test('connection.deleted stops the session (logout) and releases the lock', async () => {

@@ -547,9 +547,14 @@ export class Outbox {
  *   writes a row first (nothing in memory only).
  */
 export class OutboxBus implements Bus {
+  /**
+   * @param storedDeadLetters the dead letters the kernel keeps in PostgreSQL for a queue (RabbitMQ's, stored by its
+   *   dead-letter sink); listed by `deadLetters` with the broker's own `<queue>.dlq`.
+   */
   constructor(
     private readonly raw: Bus,
     private readonly outbox: Outbox,
+    private readonly storedDeadLetters?: (queue: string) => Promise<BusMessage[]>,
   ) {}
 
   get kind(): Bus['kind'] {
@@ -570,8 +575,11 @@ export class OutboxBus implements Bus {
     return this.raw.subscribe(topic, handler, opts);
   }
 
-  deadLetters(queue: string): Promise<BusMessage[]> {
-    return this.raw.deadLetters(queue);
+  /** In-process: the bus's own list (it keeps every dead letter in memory too); RabbitMQ: `<queue>.dlq` and the stored ones. */
+  async deadLetters(queue: string): Promise<BusMessage[]> {
+    const own = await this.raw.deadLetters(queue);
+    if (this.raw.kind !== 'rabbitmq' || !this.storedDeadLetters) return own;
+    return [...own, ...(await this.storedDeadLetters(queue))];
   }
 
   isReady(): boolean {

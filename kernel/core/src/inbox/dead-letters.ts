@@ -54,6 +54,14 @@ export class DeadLetterStore {
     );
   };
 
+  /** The stored dead letters of `queue` not marked for redrive, oldest first (as `Bus.deadLetters` lists them). */
+  async forQueue(queue: string): Promise<BusMessage[]> {
+    const { rows } = (await this.db.raw('SELECT message_id, topic, payload, headers, published_at, attempt FROM bus_dead_letters WHERE queue = ? AND redrive_at IS NULL ORDER BY id', [queue])) as {
+      rows: { message_id: string; topic: string; payload: unknown; headers: Record<string, string>; published_at: Date | null; attempt: number }[];
+    };
+    return rows.map((r) => ({ id: r.message_id, topic: r.topic, payload: r.payload, headers: r.headers ?? {}, publishedAt: (r.published_at ?? new Date()).toISOString(), attempt: r.attempt }));
+  }
+
   /**
    * One page (newest first) of the dead letters and dead outbox events of `companyId` (every company's when
    * null: the super admin), 20 a page.

@@ -52,6 +52,8 @@ export interface OutboundDeps {
   jobs?: Jobs;
   /** How long a send keeps being retried after its first attempt on transient failures, milliseconds (SEND_RETRY_HOURS). */
   retryWindowMs?: number;
+  /** First delay of the durable retries, ms (default 30 s; doubles up to 10 minutes). */
+  retryFirstDelayMs?: number;
 }
 
 /** A send waiting for its next durable retry: the command, its bus id, its first attempt and the retries so far. */
@@ -65,9 +67,9 @@ export interface SendRetryData {
 /** The durable retry of a send whose quick retries ran out on a transient failure (provider outage, throttling). */
 export const SEND_RETRY_JOB = defineJob<SendRetryData>('channels.send-retry');
 
-/** Delay before the `n`-th durable retry of a send: 30 s doubling, at most 10 minutes (ms). */
-export function durableRetryDelay(n: number, retryAfterMs = 0): number {
-  return Math.max(retryAfterMs, Math.min(600_000, 30_000 * 2 ** Math.min(10, Math.max(0, n - 1))));
+/** Delay before the `n`-th durable retry of a send: `firstMs` (30 s) doubling, at most 10 minutes, at least what the provider asked (ms). */
+export function durableRetryDelay(n: number, retryAfterMs = 0, firstMs = 30_000): number {
+  return Math.max(retryAfterMs, Math.min(600_000, firstMs * 2 ** Math.min(10, Math.max(0, n - 1))));
 }
 
 const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2147483647;
@@ -225,7 +227,7 @@ async function deferOrFail(deps: OutboundDeps, cmd: SendCommand, busId: string, 
   const window = deps.retryWindowMs ?? 0;
   const since = Date.now() - (Date.parse(firstAt) || Date.now());
   if (deps.jobs && since < window) {
-    const delayMs = durableRetryDelay(tries, e.graph?.retryAfterMs ?? 0);
+    const delayMs = durableRetryDelay(tries, e.graph?.retryAfterMs ?? 0, deps.retryFirstDelayMs);
     await deps.jobs.schedule(SEND_RETRY_JOB, { cmd, busId, firstAt, tries }, { delayMs, key: sendKey(cmd, busId) });
     log.warn({ code: e.code, graph: e.graph, err: e.graph ? undefined : e.err, retryInMs: delayMs, tries }, 'send failed; retried durably until its window ends');
     return true;

@@ -17,3 +17,4 @@ export * from './metrics';
 export * from './lgpd';
 export * from './batch';
 export * from './cache';
+export * from './audit';

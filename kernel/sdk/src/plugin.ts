@@ -12,6 +12,7 @@ import type { Jobs } from './jobs';
 import type { Inbox } from './inbox';
 import type { PluginApp } from './http';
 import type { Metrics } from './metrics';
+import type { AuditService } from './audit';
 
 /** What a plugin's `register` receives. Everything is already scoped to the plugin. */
 export interface PluginContext<Config = Record<string, unknown>> {
@@ -44,6 +45,8 @@ export interface PluginContext<Config = Record<string, unknown>> {
   uploads: UploadService;
   /** Prometheus metrics of this node, served at GET /metrics (see metrics.ts). */
   metrics: Metrics;
+  /** The append-only audit log: `ctx.audit.record(trx, {req, entity, entityId, action, before, after})` (see audit.ts). */
+  audit: AuditService;
   /** Called on shutdown, in reverse registration order. */
   onClose(fn: () => Promise<void> | void): void;
 }

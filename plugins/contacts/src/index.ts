@@ -38,7 +38,7 @@ export default definePlugin<{ defaultCountry: string }>({
     ctx.onClose(() => imports.close());
     ctx.extensions.contribute(tagCounters, { key: 'contactsCount', count: (companyId, tagIds) => store.countByTag(companyId, tagIds) });
     ctx.services.provide(contactsService, store.service());
-    await contactsRoutes(ctx.app, { store });
+    await contactsRoutes(ctx.app, { store, audit: ctx.audit });
     await importExportRoutes(ctx.app, { store, imports });
   },
 });

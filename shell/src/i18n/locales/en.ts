@@ -146,6 +146,7 @@ export const en: Translation = {
     queues: 'Queues',
     connections: 'Connections',
     settings: 'Settings',
+    auditLogs: 'Audit log',
     companies: 'Companies',
     announcements: 'Announcements',
     connectionsWarning: 'Some connections need attention',

@@ -146,6 +146,7 @@ export const es: Translation = {
     queues: 'Colas',
     connections: 'Conexiones',
     settings: 'Configuración',
+    auditLogs: 'Auditoría',
     companies: 'Empresas',
     announcements: 'Anuncios',
     connectionsWarning: 'Hay conexiones que necesitan atención',

@@ -144,6 +144,7 @@ export const ptBR = {
     queues: 'Filas',
     connections: 'Conexões',
     settings: 'Configurações',
+    auditLogs: 'Auditoria',
     companies: 'Empresas',
     announcements: 'Anúncios',
     connectionsWarning: 'Há conexões que precisam de atenção',

@@ -147,6 +147,7 @@ export const tr: Translation = {
     queues: 'Kuyruklar',
     connections: 'Bağlantılar',
     settings: 'Ayarlar',
+    auditLogs: 'Denetim kaydı',
     companies: 'Şirketler',
     announcements: 'Duyurular',
     connectionsWarning: 'Dikkat gerektiren bağlantılar var',

@@ -38,3 +38,18 @@ export const AuditEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 export type AuditEntryOut = Static<typeof AuditEntrySchema>;
+
+/** Body of `POST /contacts/:id/anonymize`: the UI's confirmation (the action is irreversible). */
+export const AnonymizeBody = Type.Object({ confirm: Type.Boolean() }, { additionalProperties: false });
+
+/** Answer of `POST /contacts/:id/anonymize`: what was erased. */
+export const AnonymizeAnswer = Type.Object({ contactId: Type.Integer(), tickets: Type.Integer(), messages: Type.Integer(), schedules: Type.Integer() });
+
+/** A contact's privacy state (`GET /contacts/:id/privacy`). */
+export const PrivacySchema = Type.Object({
+  contactId: Type.Integer(),
+  lgpdAcceptedAt: Nullable(Type.String()),
+  anonymizedAt: Nullable(Type.String()),
+  optedOutAt: Nullable(Type.String()),
+  optOutKeyword: Nullable(Type.String()),
+});

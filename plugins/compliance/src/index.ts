@@ -1,20 +1,32 @@
 import { definePlugin } from '@atendo/sdk';
+import { contactsService } from '@atendo/plugin-contacts/contract';
+import { ticketsService } from '@atendo/plugin-tickets/contract';
+import { schedulesService } from '@atendo/plugin-schedules/contract';
 import { errors } from './contract';
 import { ComplianceConfig } from './schemas/config';
 import { AuditLogReader } from './services/audit-log';
+import { DataSubject } from './services/data-subject';
 import { auditRoutes } from './routes/audit';
+import { dataSubjectRoutes } from './routes/data-subject';
 
 /**
  * The compliance plugin (issue 34): the audit log's route over the kernel's append-only `audit_logs`
- * (`ctx.audit`), the data subject's export and anonymization, and the opt-out keywords. See README.md.
+ * (`ctx.audit`), the data subject's export and anonymization (through the contacts, tickets and, when
+ * loaded, schedules services), and the opt-out keywords. See README.md.
  */
 export default definePlugin<ComplianceConfig>({
   id: 'compliance',
   dependsOn: ['contacts', 'tickets'],
+  optionalDependsOn: ['schedules'],
   errors,
   configSchema: ComplianceConfig,
   async register(ctx) {
+    const contacts = ctx.services.get(contactsService);
+    const tickets = ctx.services.get(ticketsService);
+    const schedules = ctx.services.has(schedulesService) ? ctx.services.get(schedulesService) : undefined;
     const reader = new AuditLogReader(ctx.audit, ctx.identity, ctx.config.pageSize);
+    const subject = new DataSubject(ctx.db, ctx.audit, contacts, tickets, schedules);
     await auditRoutes(ctx.app, { reader });
+    await dataSubjectRoutes(ctx.app, { subject, contacts });
   },
 });

@@ -53,3 +53,34 @@ export const PrivacySchema = Type.Object({
   optedOutAt: Nullable(Type.String()),
   optOutKeyword: Nullable(Type.String()),
 });
+
+/** The company's compliance settings (`GET/PUT /compliance/settings`). */
+export const SettingsSchema = Type.Object({
+  optOutKeywords: Type.Array(Type.String()),
+  optOutReply: Type.String(),
+  retentionDays: Nullable(Type.Integer()),
+});
+
+/** Body of `PUT /compliance/settings` (every field optional; `retentionDays` null turns retention off). */
+export const SettingsBody = Type.Object(
+  {
+    optOutKeywords: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 20 })),
+    optOutReply: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    retentionDays: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 3650 }))),
+  },
+  { additionalProperties: false },
+);
+
+/** An opted-out contact as `GET /compliance/opt-outs` lists it. */
+export const OptOutSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  number: Type.String(),
+  channel: Type.String(),
+  optedOutAt: Nullable(Type.String()),
+  optOutKeyword: Nullable(Type.String()),
+  anonymizedAt: Nullable(Type.String()),
+});
+
+/** A contact's opt-out state after a change. */
+export const OptOutStateSchema = Type.Object({ contactId: Type.Integer(), optedOutAt: Nullable(Type.String()), optOutKeyword: Nullable(Type.String()), anonymizedAt: Nullable(Type.String()) });

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { definePlugin } from '@atendo/sdk';
 import { contactsService } from '@atendo/plugin-contacts/contract';
-import { ticketsService } from '@atendo/plugin-tickets/contract';
+import { conversationHandlers, ticketsService } from '@atendo/plugin-tickets/contract';
 import { schedulesService } from '@atendo/plugin-schedules/contract';
 import { errors } from './contract';
 import { ComplianceConfig } from './schemas/config';
@@ -8,6 +9,9 @@ import { AuditLogReader } from './services/audit-log';
 import { DataSubject } from './services/data-subject';
 import { auditRoutes } from './routes/audit';
 import { dataSubjectRoutes } from './routes/data-subject';
+import { optOutRoutes } from './routes/opt-out';
+import { OptOuts } from './services/opt-out';
+import { SettingsStore } from './services/settings';
 
 /**
  * The compliance plugin (issue 34): the audit log's route over the kernel's append-only `audit_logs`
@@ -20,13 +24,18 @@ export default definePlugin<ComplianceConfig>({
   optionalDependsOn: ['schedules'],
   errors,
   configSchema: ComplianceConfig,
+  migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
     const contacts = ctx.services.get(contactsService);
     const tickets = ctx.services.get(ticketsService);
     const schedules = ctx.services.has(schedulesService) ? ctx.services.get(schedulesService) : undefined;
     const reader = new AuditLogReader(ctx.audit, ctx.identity, ctx.config.pageSize);
     const subject = new DataSubject(ctx.db, ctx.audit, contacts, tickets, schedules);
+    const settings = new SettingsStore(ctx.db);
+    const optOuts = new OptOuts(settings, contacts, tickets, ctx.audit, ctx.log);
+    ctx.extensions.contribute(conversationHandlers, optOuts.handler());
     await auditRoutes(ctx.app, { reader });
     await dataSubjectRoutes(ctx.app, { subject, contacts });
+    await optOutRoutes(ctx.app, { optOuts, settings, audit: ctx.audit });
   },
 });

@@ -5,6 +5,7 @@ import companies from './companies';
 import connections from './connections';
 import messagesApi from './messages-api';
 import plantao from './plantao';
+import privacy from './privacy';
 import prompts from './prompts';
 import queueIntegration from './queue-integration';
 import queues from './queues';
@@ -17,4 +18,4 @@ import users from './users';
  * The admin area's sub-pages, one folder each under src/pages/ (see registry.ts). A new plugin's screens:
  * add the folder, one line here, and its route and menu entry in area.json.
  */
-export const ADMIN_PAGES: readonly AdminPage[] = [users, queues, connections, settings, tags, tagsKanban, companies, announcements, plantao, messagesApi, prompts, queueIntegration, auditLogs];
+export const ADMIN_PAGES: readonly AdminPage[] = [users, queues, connections, settings, tags, tagsKanban, companies, announcements, plantao, messagesApi, prompts, queueIntegration, auditLogs, privacy];

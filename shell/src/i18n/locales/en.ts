@@ -147,6 +147,7 @@ export const en: Translation = {
     connections: 'Connections',
     settings: 'Settings',
     auditLogs: 'Audit log',
+    privacy: 'Privacy',
     companies: 'Companies',
     announcements: 'Announcements',
     connectionsWarning: 'Some connections need attention',

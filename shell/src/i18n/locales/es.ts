@@ -147,6 +147,7 @@ export const es: Translation = {
     connections: 'Conexiones',
     settings: 'Configuración',
     auditLogs: 'Auditoría',
+    privacy: 'Privacidad',
     companies: 'Empresas',
     announcements: 'Anuncios',
     connectionsWarning: 'Hay conexiones que necesitan atención',

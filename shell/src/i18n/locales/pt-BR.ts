@@ -145,6 +145,7 @@ export const ptBR = {
     connections: 'Conexões',
     settings: 'Configurações',
     auditLogs: 'Auditoria',
+    privacy: 'Privacidade',
     companies: 'Empresas',
     announcements: 'Anúncios',
     connectionsWarning: 'Há conexões que precisam de atenção',

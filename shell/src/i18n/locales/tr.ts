@@ -148,6 +148,7 @@ export const tr: Translation = {
     connections: 'Bağlantılar',
     settings: 'Ayarlar',
     auditLogs: 'Denetim kaydı',
+    privacy: 'Gizlilik',
     companies: 'Şirketler',
     announcements: 'Duyurular',
     connectionsWarning: 'Dikkat gerektiren bağlantılar var',

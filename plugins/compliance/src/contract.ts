@@ -2,7 +2,7 @@
  * The compliance plugin's contract (import it as `@atendo/plugin-compliance/contract`): its error codes and
  * wire shapes. Types and `define*` calls only: importing it pulls neither fastify nor knex.
  */
-import { defineErrors, Nullable, Type, type Static } from '@atendo/sdk';
+import { defineErrors, defineJob, defineService, Nullable, Type, type Static } from '@atendo/sdk';
 
 // ---- error codes: owned here, merged into the catalogue at boot
 
@@ -84,3 +84,18 @@ export const OptOutSchema = Type.Object({
 
 /** A contact's opt-out state after a change. */
 export const OptOutStateSchema = Type.Object({ contactId: Type.Integer(), optedOutAt: Nullable(Type.String()), optOutKeyword: Nullable(Type.String()), anonymizedAt: Nullable(Type.String()) });
+
+/** Query of `GET /compliance/retention/preview`: the number of days to try. */
+export const RetentionPreviewQuery = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 3650 }) }, { additionalProperties: false });
+/** Answer of the preview: how many contacts would be anonymized now. */
+export const RetentionPreviewSchema = Type.Object({ days: Type.Integer(), contacts: Type.Integer() });
+
+/** The compliance service (tests and operators): runs the retention job's work now. */
+export interface ComplianceService {
+  /** Anonymizes, for every company with retention on, the contacts past it; answers the count per company id. */
+  runRetention(now?: Date): Promise<Map<number, number>>;
+}
+/** The typed handle of the `compliance` service. */
+export const complianceService = defineService<ComplianceService>('compliance');
+/** The daily retention job. */
+export const retentionJob = defineJob<Record<string, never>>('compliance.retention');

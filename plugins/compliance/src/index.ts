@@ -3,7 +3,8 @@ import { definePlugin } from '@atendo/sdk';
 import { contactsService } from '@atendo/plugin-contacts/contract';
 import { conversationHandlers, ticketsService } from '@atendo/plugin-tickets/contract';
 import { schedulesService } from '@atendo/plugin-schedules/contract';
-import { errors } from './contract';
+import { complianceService, errors, retentionJob } from './contract';
+import { Retention } from './services/retention';
 import { ComplianceConfig } from './schemas/config';
 import { AuditLogReader } from './services/audit-log';
 import { DataSubject } from './services/data-subject';
@@ -36,6 +37,13 @@ export default definePlugin<ComplianceConfig>({
     ctx.extensions.contribute(conversationHandlers, optOuts.handler());
     await auditRoutes(ctx.app, { reader });
     await dataSubjectRoutes(ctx.app, { subject, contacts });
-    await optOutRoutes(ctx.app, { optOuts, settings, audit: ctx.audit });
+    const retention = new Retention(ctx.db, contacts, tickets, subject);
+    ctx.jobs.handle(retentionJob, async () => {
+      const done = await retention.runAll();
+      for (const [companyId, n] of done) if (n) ctx.log.info({ companyId, anonymized: n }, 'compliance: retention ran');
+    });
+    await ctx.jobs.every(retentionJob, '17 3 * * *', {});
+    ctx.services.provide(complianceService, { runRetention: (now) => retention.runAll(now) });
+    await optOutRoutes(ctx.app, { optOuts, settings, audit: ctx.audit, retention });
   },
 });

@@ -560,6 +560,11 @@ export interface TicketsService {
    * many tickets and messages were touched.
    */
   anonymizeContact?(companyId: number, contactId: number, trx: Knex.Transaction): Promise<{ tickets: number; messages: number; afterCommit: () => Promise<void> }>;
+  /**
+   * Added (additive, issue 34: retention): ids of contacts (not groups) above `afterContactId` whose every
+   * ticket is closed and none changed since `before`, ascending, at most `limit` (1..1000).
+   */
+  staleContactIds?(companyId: number, before: Date, afterContactId: number, limit: number): Promise<number[]>;
 }
 
 /** What `exportForContact` answers: the contact's tickets with their messages and notes. */

@@ -1,5 +1,6 @@
 import { errorResponses, IdParams, Type, type PluginApp } from '@atendo/sdk';
-import { OptOutSchema, OptOutStateSchema, SettingsBody, SettingsSchema } from '../contract';
+import { OptOutSchema, OptOutStateSchema, RetentionPreviewQuery, RetentionPreviewSchema, SettingsBody, SettingsSchema } from '../contract';
+import type { Retention } from '../services/retention';
 import type { OptOuts } from '../services/opt-out';
 import type { SettingsStore } from '../services/settings';
 import type { AuditService } from '@atendo/sdk';
@@ -15,8 +16,10 @@ const errors = errorResponses(400, 401, 403, 404);
  * - `GET /compliance/opt-outs?pageNumber` -> `{records, count, hasMore}`: opted-out contacts, latest first.
  * - `POST /contacts/:id/opt-out` -> the contact's state: records an opt-out asked by other means (audited).
  * - `DELETE /contacts/:id/opt-out` -> the contact's state: reverses it at the customer's request (audited).
+ * - `GET /compliance/retention/preview?days` -> `{days, contacts}`: the dry run of retention (item 3): how
+ *   many contacts `days` would anonymize now. Changes nothing.
  */
-export async function optOutRoutes(app: PluginApp, deps: { optOuts: OptOuts; settings: SettingsStore; audit: AuditService }): Promise<void> {
+export async function optOutRoutes(app: PluginApp, deps: { optOuts: OptOuts; settings: SettingsStore; audit: AuditService; retention: Retention }): Promise<void> {
   const { optOuts, settings } = deps;
   const admin = { role: 'admin' as const };
 
@@ -52,4 +55,9 @@ export async function optOutRoutes(app: PluginApp, deps: { optOuts: OptOuts; set
     config: admin,
     schema: { tags: ['compliance'], summary: "Reverse the contact's opt-out at the customer's request", params: IdParams, response: { 200: OptOutStateSchema, ...errors } },
   }, (req) => optOuts.reverse(req, req.params.id));
+
+  app.get('/compliance/retention/preview', {
+    config: admin,
+    schema: { tags: ['compliance'], summary: 'Dry run of retention: how many contacts it would anonymize now', querystring: RetentionPreviewQuery, response: { 200: RetentionPreviewSchema, ...errors } },
+  }, (req) => deps.retention.preview(req.auth.companyId, req.query.days));
 }

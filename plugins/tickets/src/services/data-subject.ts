@@ -89,3 +89,17 @@ export async function anonymizeContact(deps: TicketsDeps, companyId: number, con
     },
   };
 }
+
+/** See the contract's `staleContactIds` (issue 34: retention). */
+export async function staleContactIds(deps: TicketsDeps, companyId: number, before: Date, afterContactId: number, limit: number): Promise<number[]> {
+  const res = await deps.db.raw(
+    `SELECT contact_id FROM tickets
+      WHERE company_id = ? AND is_group = false AND contact_id > ?
+      GROUP BY contact_id
+     HAVING bool_and(status = 'closed') AND max(updated_at) < ?
+      ORDER BY contact_id
+      LIMIT ?`,
+    [companyId, afterContactId, before, Math.max(1, Math.min(1000, Math.floor(limit) || 1))],
+  );
+  return (res.rows as { contact_id: number }[]).map((r) => r.contact_id);
+}

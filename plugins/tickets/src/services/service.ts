@@ -10,7 +10,7 @@ import { AfterCommit, findActive, otherOpenTicketError, requireQueue, TICKET_TOP
 import { announceOutboundMessage, checkText, insertOutboundMessage, MESSAGE_MEDIA_TYPES, mimeOfPath, resolveQuoted, SENDABLE, storeOutboundAtOnce, type OutboundMedia, type StoredOutbound } from './messages';
 import { safeMediaPath } from './inbound/fields';
 import { sendToContacts } from './messages/bulk';
-import { anonymizeContact, exportForContact } from './data-subject';
+import { anonymizeContact, exportForContact, staleContactIds } from './data-subject';
 
 /**
  * The `tickets` service other plugins use (contract.ts `TicketsService`): reading tickets, and the writes
@@ -53,6 +53,7 @@ export function ticketsServiceImpl(deps: TicketsDeps): TicketsService {
     findOrOpen: async (companyId, input) => findOrOpen(deps, companyId, input),
     exportForContact: (companyId, contactId) => exportForContact(deps, companyId, contactId),
     anonymizeContact: (companyId, contactId, trx) => anonymizeContact(deps, companyId, contactId, trx),
+    staleContactIds: (companyId, before, afterContactId, limit) => staleContactIds(deps, companyId, before, afterContactId, limit),
     recentMessages: async (companyId, ticketId, limit) => {
       const rows = (await deps.db('messages')
         .where({ companyId, ticketId, isPrivate: false, isDeleted: false })

@@ -43,6 +43,35 @@ test('edits the words and the reply; lists opted-out contacts and reverses one a
   await waitFor(() => expect(screen.getByText('Nenhum contato descadastrado.')).toBeTruthy());
 });
 
+test('retention: the dry run is shown before it can be switched on', async () => {
+  let retentionDays: number | null = null;
+  const calls = mockFetch((call) => {
+    const url = new URL(call.url);
+    if (url.pathname === '/compliance/settings' && call.method === 'GET') return answer(200, { optOutKeywords: ['SAIR'], optOutReply: 'Pronto.', retentionDays });
+    if (url.pathname === '/compliance/settings' && call.method === 'PUT') {
+      retentionDays = (call.body as { retentionDays: number }).retentionDays;
+      return answer(200, { optOutKeywords: ['SAIR'], optOutReply: 'Pronto.', retentionDays });
+    }
+    if (url.pathname === '/compliance/retention/preview') return answer(200, { days: Number(url.searchParams.get('days')), contacts: 12 });
+    if (url.pathname === '/compliance/opt-outs') return answer(200, { records: [], count: 0, hasMore: false });
+    return answer(404, { error: 'ERR_NOT_FOUND' });
+  });
+  writeToken('jwt');
+  act(() => session.signIn(sessionUser({ id: 1, companyId: 3, profile: 'admin' }) as never));
+  renderAdmin(<PrivacyPage />, { route: '/privacy' });
+  await waitFor(() => expect(screen.getByText('Desligada: as conversas são mantidas.')).toBeTruthy());
+  const on = screen.getByTestId('privacy-retention-on') as HTMLButtonElement;
+  fireEvent.change(screen.getByTestId('privacy-days'), { target: { value: '90' } });
+  expect(on.disabled).toBe(true);
+  fireEvent.click(screen.getByTestId('privacy-preview'));
+  await waitFor(() => expect(calls.map((c) => new URL(c.url).pathname)).toContain('/compliance/retention/preview'));
+  await waitFor(() => expect(screen.getByTestId('privacy-preview-result').textContent).toBe('Hoje, 12 contato(s) seriam anonimizados com 90 dia(s). Confira antes de ligar.'));
+  expect(on.disabled).toBe(false);
+  fireEvent.click(on);
+  await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ retentionDays: 90 }]));
+  await waitFor(() => expect(screen.getByTestId('privacy-retention-off')).toBeTruthy());
+});
+
 test('helpers and texts', () => {
   expect(parseKeywords('a, b\nc,,')).toEqual(['a', 'b', 'c']);
   const keys = (o: unknown, p = ''): string[] => (o && typeof o === 'object' ? Object.entries(o).flatMap(([k, v]) => keys(v, `${p}${k}.`)) : [p]);

@@ -7,7 +7,7 @@ import { toastError } from '@atendo/web-api';
 import { Button, Card, TextField } from '@atendo/web-ui';
 import { DataTable, ListFrame, ListHeader, ListStatus, mergeListPages, TableCard, TextAreaField, useErrorToast } from '@atendo/web-kit';
 import { ConfirmDialog } from '../../lib/parts';
-import { fetchOptOuts, fetchSettings, parseKeywords, privacyKeys, reverseOptOut, saveSettings, type OptedOut } from './api';
+import { fetchOptOuts, fetchSettings, parseKeywords, previewRetention, privacyKeys, reverseOptOut, saveSettings, type OptedOut } from './api';
 
 const Form = styled(Card)`
   display: grid;
@@ -46,6 +46,35 @@ export function PrivacyPage() {
   const rows = useMemo(() => mergeListPages(list.data), [list.data]);
   const [reversing, setReversing] = useState<OptedOut | null>(null);
   const [busy, setBusy] = useState(false);
+  // Retention (item 3): the days typed, the dry run shown before it is switched on.
+  const [days, setDays] = useState('');
+  const [preview, setPreview] = useState<{ days: number; contacts: number } | null>(null);
+  // The saved value fills the field when it changes (a save, another admin), not while it is being typed.
+  const savedDays = settings.data?.retentionDays ?? null;
+  useEffect(() => {
+    setDays(savedDays ? String(savedDays) : '');
+  }, [savedDays]);
+  const daysValue = /^\d+$/.test(days.trim()) && Number(days) >= 1 && Number(days) <= 3650 ? Number(days) : null;
+  const runPreview = async () => {
+    if (!daysValue) return;
+    try {
+      setPreview(await previewRetention(daysValue));
+    } catch (err) {
+      toastError(err);
+    }
+  };
+  const saveRetention = async (value: number | null) => {
+    setSaving(true);
+    try {
+      client.setQueryData(privacyKeys.settings, await saveSettings({ retentionDays: value }));
+      setPreview(null);
+      toast.success(t('privacy.saved'));
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
   const when = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }), [i18n.language]);
 
   const save = async () => {
@@ -90,6 +119,25 @@ export function PrivacyPage() {
             {t('privacy.save')}
           </Button>
         </div>
+      </Form>
+      <Form data-testid="privacy-retention">
+        <strong>{t('privacy.retention.title')}</strong>
+        <span>{settings.data?.retentionDays ? t('privacy.retention.on', { count: settings.data.retentionDays }) : t('privacy.retention.off')}</span>
+        <TextField label={t('privacy.retention.days')} inputMode="numeric" value={days} onChange={(e) => { setDays(e.target.value); setPreview(null); }} error={days && !daysValue ? t('privacy.retention.invalid') : undefined} data-testid="privacy-days" />
+        <div>
+          <Button variant="secondary" onClick={() => void runPreview()} disabled={!daysValue} data-testid="privacy-preview">
+            {t('privacy.retention.preview')}
+          </Button>{' '}
+          <Button onClick={() => daysValue && void saveRetention(daysValue)} disabled={!preview || preview.days !== daysValue || saving} data-testid="privacy-retention-on">
+            {t('privacy.retention.enable')}
+          </Button>{' '}
+          {settings.data?.retentionDays ? (
+            <Button variant="text" onClick={() => void saveRetention(null)} disabled={saving} data-testid="privacy-retention-off">
+              {t('privacy.retention.disable')}
+            </Button>
+          ) : null}
+        </div>
+        {preview ? <span data-testid="privacy-preview-result">{t('privacy.retention.result', { count: preview.contacts, days: preview.days })}</span> : null}
       </Form>
       <ListHeader title={t('privacy.optOuts')} count={list.data ? t('privacy.count', { count: list.data.pages[0]?.count ?? 0 }) : undefined} countTestId="privacy-count" />
       <TableCard>

@@ -31,3 +31,4 @@ export function parseKeywords(text: string): string[] {
     .map((w) => w.trim())
     .filter(Boolean);
 }
+export const previewRetention = (days: number) => api.get<{ days: number; contacts: number }>(`/compliance/retention/preview?days=${days}`);

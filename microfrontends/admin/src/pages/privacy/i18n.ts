@@ -2,6 +2,7 @@
 export const texts = {
   'pt-BR': {
     privacy: {
+      retention: { title: 'Retenção de dados', off: 'Desligada: as conversas são mantidas.', on: 'Ligada: contatos com todas as conversas encerradas há mais de {{count}} dia(s) são anonimizados diariamente.', days: 'Dias após o encerramento', invalid: 'De 1 a 3650 dias.', preview: 'Ver prévia', enable: 'Ligar retenção', disable: 'Desligar', result: 'Hoje, {{count}} contato(s) seriam anonimizados com {{days}} dia(s). Confira antes de ligar.' },
       title: 'Privacidade (LGPD)',
       words: 'Palavras de descadastro',
       wordsHelp: 'Separadas por vírgula. O cliente que enviar uma delas (a mensagem inteira) deixa de receber campanhas.',
@@ -22,6 +23,7 @@ export const texts = {
   },
   en: {
     privacy: {
+      retention: { title: 'Data retention', off: 'Off: conversations are kept.', on: 'On: contacts whose conversations all closed more than {{count}} day(s) ago are anonymized daily.', days: 'Days after closing', invalid: '1 to 3650 days.', preview: 'Preview', enable: 'Turn retention on', disable: 'Turn off', result: 'Today, {{count}} contact(s) would be anonymized with {{days}} day(s). Check before turning it on.' },
       title: 'Privacy (LGPD)',
       words: 'Opt-out words',
       wordsHelp: 'Comma separated. A customer who sends one of them (the whole message) stops receiving campaigns.',
@@ -42,6 +44,7 @@ export const texts = {
   },
   es: {
     privacy: {
+      retention: { title: 'Retención de datos', off: 'Desactivada: las conversaciones se conservan.', on: 'Activada: los contactos con todas sus conversaciones cerradas hace más de {{count}} día(s) se anonimizan a diario.', days: 'Días después del cierre', invalid: 'De 1 a 3650 días.', preview: 'Ver vista previa', enable: 'Activar retención', disable: 'Desactivar', result: 'Hoy se anonimizarían {{count}} contacto(s) con {{days}} día(s). Revíselo antes de activarla.' },
       title: 'Privacidad (LGPD)',
       words: 'Palabras de baja',
       wordsHelp: 'Separadas por comas. El cliente que envíe una de ellas (el mensaje entero) deja de recibir campañas.',
@@ -62,6 +65,7 @@ export const texts = {
   },
   tr: {
     privacy: {
+      retention: { title: 'Veri saklama', off: 'Kapalı: konuşmalar saklanır.', on: 'Açık: tüm konuşmaları {{count}} günden uzun süre önce kapanan kişiler her gün anonimleştirilir.', days: 'Kapanıştan sonraki gün', invalid: '1 ile 3650 gün arası.', preview: 'Önizle', enable: 'Saklamayı aç', disable: 'Kapat', result: 'Bugün {{days}} gün ile {{count}} kişi anonimleştirilirdi. Açmadan önce kontrol edin.' },
       title: 'Gizlilik (KVKK)',
       words: 'Abonelikten çıkma kelimeleri',
       wordsHelp: 'Virgülle ayrılmış. Bunlardan birini (mesajın tamamı olarak) gönderen müşteri artık kampanya almaz.',

@@ -37,6 +37,15 @@ describe('compliance: audit log', () => {
     expect(ticket.status).toBe('pending');
     await A.api('PUT', `/tickets/${ticket.id}`, { status: 'open', userId: A.admin.id, queueId: queue.id });
     await A.api('PUT', `/tickets/${ticket.id}`, { userId: other.id, queueId: queue.id });
+    // Messages edited and deleted: recorded without their text (personal data).
+    const sent = await A.api('POST', `/messages/${ticket.id}`, { body: 'Texto original da atendente' }, other);
+    const mine = await k.db('messages').where({ ticketId: ticket.id, fromMe: true }).orderBy('id', 'desc').first();
+    expect(sent === undefined || typeof sent === 'object').toBe(true);
+    await A.api('PUT', `/messages/${mine.id}`, { body: 'Texto corrigido' }, other);
+    await A.api('DELETE', `/messages/${mine.id}`, undefined, other);
+    const msgLog = await log(A, `entity=message&entityId=${mine.id}`);
+    expect(msgLog.records.map((r) => [r.action, r.userId])).toEqual([['delete', other.id], ['edit', other.id]]);
+    expect(JSON.stringify(msgLog)).not.toMatch(/Texto/);
     await A.api('PUT', `/tickets/${ticket.id}`, { status: 'closed' });
     await A.api('PUT', `/tickets/${ticket.id}`, { status: 'open', userId: A.admin.id, queueId: queue.id });
     await A.api('DELETE', `/tickets/${ticket.id}`);
@@ -47,7 +56,7 @@ describe('compliance: audit log', () => {
     expect(page.records[3]).toMatchObject({ before: { userId: A.admin.id }, after: { userId: other.id } });
     expect(page.records[4]).toMatchObject({ before: { status: 'pending' }, after: { status: 'open', queueId: queue.id } });
     // Filters: by user, by time window.
-    expect((await log(A, `userId=${other.id}`)).count).toBe(0);
+    expect((await log(A, `userId=${other.id}`)).records.map((r) => r.entity)).toEqual(['message', 'message']);
     expect((await log(A, `entity=ticket&from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).count).toBe(0);
     expect((await log(A, `entity=ticket&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).count).toBe(5);
   });

@@ -31,6 +31,7 @@ import { UploadStore, uploadRoutes } from './uploads';
 import { findPackageDir, findWorkspaceRoot } from './runtime/paths';
 import { KernelLogController, loggerOptions, requestId } from './logging';
 import { KernelMetrics } from './metrics';
+import { AuditLog } from './audit';
 import { operationsRoutes, type ProbedBus } from './routes/operations';
 import { deadLetterRoutes } from './routes/dead-letters';
 import { SessionStore } from './auth/sessions';
@@ -288,6 +289,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     metrics.gauge({ name: 'atendo_inbox_in_flight', help: 'Durable inbox: events this node holds (waiting or running)', collect: (g) => g.set({}, inbox.inFlight) });
 
     const identity = new Identity(db);
+    const audit = new AuditLog(db);
     // Is a token's session still live? (checked on every request and socket; invalidated over the bus)
     const sessionGuard = new SessionGuard(db, bus, app.log);
     await sessionGuard.start();
@@ -385,7 +387,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     });
 
     const kernelCtx = { publicUrl: config.BACKEND_URL, frontendUrl: config.frontendOrigins[0] ?? '', dataDir: config.dataDir, uploadsDir: config.uploadsDir, nodeEnv: config.NODE_ENV };
-    await registerCoreRoutes(app, { config, db, bus, identity, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard, references });
+    await registerCoreRoutes(app, { config, db, bus, identity, audit, realtime, jobs: jobs.forOwner('kernel'), version: VERSION, uploads, rateLimits, guard: sessionGuard, references });
     await operationsRoutes(app, { config, db, bus: rawBus, metrics, version: VERSION });
     await deadLetterRoutes(app, { store: deadLetters });
 
@@ -434,6 +436,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
           uploads,
           metrics,
           sends: sendLedger,
+          audit,
           onClose: (fn) => pluginClosers.push(fn),
         };
         await def.register(ctx);

@@ -18,3 +18,4 @@ export * from './lgpd';
 export * from './batch';
 export * from './cache';
 export * from './references';
+export * from './audit';

@@ -13,6 +13,7 @@ import type { Inbox } from './inbox';
 import type { PluginApp } from './http';
 import type { Metrics } from './metrics';
 import type { SendLedger } from './channel';
+import type { AuditService } from './audit';
 
 /** What a plugin's `register` receives. Everything is already scoped to the plugin. */
 export interface PluginContext<Config = Record<string, unknown>> {
@@ -47,6 +48,8 @@ export interface PluginContext<Config = Record<string, unknown>> {
   metrics: Metrics;
   /** What channel adapters already sent, by the command's stable key (`sendKey`): no second send on a replay. */
   sends: SendLedger;
+  /** The append-only audit log: `ctx.audit.record(trx, {req, entity, entityId, action, before, after})` (see audit.ts). */
+  audit: AuditService;
   /** Called on shutdown, in reverse registration order. */
   onClose(fn: () => Promise<void> | void): void;
 }

@@ -184,6 +184,8 @@ export const CampaignCountsSchema = Type.Object(
     confirmed: Type.Integer(),
     delivered: Type.Integer(),
     failed: Type.Integer(),
+    /** Added (issue 34): of `failed`, the recipients skipped because their contact opted out (absent before start). */
+    optedOut: Type.Optional(Type.Integer()),
   },
   { additionalProperties: false },
 );

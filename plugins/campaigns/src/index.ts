@@ -53,6 +53,6 @@ export default definePlugin<CampaignsConfig>({
       await failed.unsubscribe();
       await reconnected.unsubscribe();
     });
-    await campaignRoutes(ctx.app, { lists, campaigns, settings, identity: ctx.identity });
+    await campaignRoutes(ctx.app, { lists, campaigns, settings, identity: ctx.identity, audit: ctx.audit });
   },
 });

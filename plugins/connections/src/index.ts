@@ -43,7 +43,7 @@ export default definePlugin({
     ctx.services.provide(connectionsService, store.service());
     // Admins see QR codes in pushes; other users get the same events with `qrcode: ''`.
     ctx.extensions.contribute(audienceResolvers, (user) => [hasRole(user, 'admin') ? AUDIENCE_ADMIN : AUDIENCE_USER]);
-    await connectionsRoutes(ctx.app, { store });
+    await connectionsRoutes(ctx.app, { store, audit: ctx.audit });
     // Password-reset codes (kernel event `auth.reset-code-issued`) go out from company 1's WhatsApp connection.
     const resetCodes = await subscribeResetCodes({ bus: ctx.bus, log: ctx.log, connections: store, logCodes });
     ctx.onClose(() => resetCodes.unsubscribe());

@@ -186,6 +186,34 @@ export interface ContactsService {
   withTag?(companyId: number, tagId: number, opts?: { trx?: Knex.Transaction; limit?: number }): Promise<Pick<Contact, 'id' | 'name' | 'number' | 'email' | 'channel'>[]>;
   /** Added (additive): how many contacts `withTag` would answer, per tag id (every id of `tagIds` is a key). */
   countWithTags?(companyId: number, tagIds: number[]): Promise<Map<number, number>>;
+  /**
+   * Added (additive, issue 34: the data subject's privacy state): each found contact's anonymization and
+   * opt-out (every found id is a key; unknown ids are left out).
+   */
+  privacyOf?(companyId: number, ids: number[]): Promise<Map<number, ContactPrivacy>>;
+  /**
+   * Added (additive, issue 34: anonymization, LGPD art. 18): inside `trx`, erases the contact's name (it
+   * becomes `#<id>`), number (`anon-<id>`), e-mail, pictures, WhatsApp ids and extra info, and sets
+   * `anonymizedAt`; tags, flags and the consent dates stay. Emits `update` after `trx` commits.
+   * 404 ERR_NO_CONTACT_FOUND.
+   */
+  anonymize?(companyId: number, id: number, trx: Knex.Transaction): Promise<void>;
+  /**
+   * Added (additive, issue 34: opt-out): records that the contact opted out with `keyword` (`at` now), or
+   * clears it (`null`: reversed at the customer's request). Emits `update`. 404 ERR_NO_CONTACT_FOUND.
+   */
+  setOptOut?(companyId: number, id: number, optOut: { keyword: string; at?: Date } | null): Promise<ContactPrivacy>;
+  /** Added (additive, issue 34: campaigns skip them): which of `numbers` (stored spelling) belong to opted-out contacts. */
+  optedOutNumbers?(companyId: number, numbers: string[]): Promise<Set<string>>;
+  /** Added (additive, issue 34: the opt-out view): a page of the company's opted-out contacts, latest first. */
+  listOptedOut?(companyId: number, page: { offset: number; limit: number }): Promise<{ contacts: (Pick<Contact, 'id' | 'name' | 'number' | 'channel'> & ContactPrivacy)[]; count: number }>;
+}
+
+/** A contact's privacy state (issue 34). Timestamps are ISO strings. */
+export interface ContactPrivacy {
+  anonymizedAt: string | null;
+  optedOutAt: string | null;
+  optOutKeyword: string | null;
 }
 
 /** The typed handle of the `contacts` service. */

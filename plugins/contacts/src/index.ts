@@ -42,7 +42,7 @@ export default definePlugin<{ defaultCountry: string; profileLookupsPerMinute: n
     ctx.onClose(() => imports.close());
     ctx.extensions.contribute(tagCounters, { key: 'contactsCount', count: (companyId, tagIds) => store.countByTag(companyId, tagIds) });
     ctx.services.provide(contactsService, store.service());
-    await contactsRoutes(ctx.app, { store, profileLookupsPerMinute: ctx.config.profileLookupsPerMinute ?? 30 });
+    await contactsRoutes(ctx.app, { store, profileLookupsPerMinute: ctx.config.profileLookupsPerMinute ?? 30, audit: ctx.audit });
     await importExportRoutes(ctx.app, { store, imports });
   },
 });

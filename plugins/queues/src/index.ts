@@ -27,7 +27,7 @@ export default definePlugin({
     const store = new QueueStore(ctx.db, ctx.identity, chatbots, refs);
     ctx.services.provide(queuesService, store.service());
     ctx.extensions.contribute(userExtensions, store.userExtension());
-    await queuesRoutes(ctx.app, { store, realtime: ctx.realtime });
+    await queuesRoutes(ctx.app, { store, realtime: ctx.realtime, audit: ctx.audit });
     await chatbotRoutes(ctx.app, { store, chatbots, realtime: ctx.realtime });
   },
   seed: seedQueues,

@@ -3,6 +3,7 @@
  * schedule, its statuses, the socket events, the send job and the plugin's error codes. Types and `define*`
  * calls only: importing it pulls neither fastify nor knex.
  */
+import type { Knex } from 'knex';
 import { defineErrors, defineJob, defineService, Nullable, Type, type Static } from '@atendo/sdk';
 
 /** Error codes owned by the schedules plugin (merged into the catalogue at boot). */
@@ -73,6 +74,10 @@ export interface SchedulesService {
   get(companyId: number, id: number): Promise<Schedule | undefined>;
   /** The contact's schedules still to send (PENDENTE), soonest first. */
   pendingForContact(companyId: number, contactId: number): Promise<Schedule[]>;
+  /** Added (additive, issue 34: the data subject's export): every schedule of the contact, oldest first. */
+  allForContact?(companyId: number, contactId: number): Promise<Schedule[]>;
+  /** Added (additive, issue 34: anonymization): deletes every schedule of the contact inside `trx`; answers how many. */
+  removeForContact?(companyId: number, contactId: number, trx: Knex.Transaction): Promise<number>;
 }
 
 export const schedulesService = defineService<SchedulesService>('schedules');

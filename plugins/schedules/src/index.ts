@@ -31,6 +31,8 @@ export default definePlugin<SchedulesConfig>({
     ctx.services.provide(schedulesService, {
       get: (companyId, id) => store.get(companyId, id),
       pendingForContact: (companyId, contactId) => store.pendingForContact(companyId, contactId),
+      allForContact: (companyId, contactId) => store.allForContact(companyId, contactId),
+      removeForContact: (companyId, contactId, trx) => store.removeForContact(companyId, contactId, trx),
     });
     await scheduleRoutes(ctx.app, { store });
   },

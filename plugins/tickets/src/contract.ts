@@ -549,6 +549,43 @@ export interface TicketsService {
    * id answered until an empty page.
    */
   listAfter?(companyId: number, afterId: number, limit: number): Promise<TicketRow[]>;
+  /**
+   * Added (additive, issue 34: the data subject's access right): every ticket of the contact (its own, and
+   * group tickets where it wrote) with their messages (texts and signed media links) and notes, oldest first.
+   */
+  exportForContact?(companyId: number, contactId: number): Promise<ContactTicketsExport>;
+  /**
+   * Added (additive, issue 34: anonymization): erases, inside `trx`, the texts and media of every message of
+   * the contact's tickets (and of its messages in groups), the tickets' last message, their notes, and the
+   * provider payloads and addresses of those messages; rows, statuses, timestamps and ratings stay (counts and
+   * statistics unchanged). Media files no other message uses are removed after `trx` commits. Answers how
+   * many tickets and messages were touched.
+   */
+  anonymizeContact?(companyId: number, contactId: number, trx: Knex.Transaction): Promise<{ tickets: number; messages: number; afterCommit: () => Promise<void> }>;
+  /**
+   * Added (additive, issue 34: retention): ids of contacts (not groups) above `afterContactId` whose every
+   * ticket is closed and none changed since `before`, ascending, at most `limit` (1..1000).
+   */
+  staleContactIds?(companyId: number, before: Date, afterContactId: number, limit: number): Promise<number[]>;
+}
+
+/** What `exportForContact` answers: the contact's tickets with their messages and notes. */
+export interface ContactTicketsExport {
+  tickets: {
+    id: number;
+    uuid: string;
+    status: string;
+    queueId: number | null;
+    userId: number | null;
+    whatsappId: number | null;
+    channel: string;
+    isGroup: boolean;
+    userRating: number | null;
+    createdAt: string;
+    updatedAt: string;
+    messages: { id: number; fromMe: boolean; fromContact: boolean; body: string; mediaType: string; mediaName: string | null; mediaUrl: string | null; isDeleted: boolean; isEdited: boolean; isPrivate: boolean; createdAt: string }[];
+    notes: { id: number; userId: number | null; note: string; createdAt: string }[];
+  }[];
 }
 
 /** The typed handle of the `tickets` service. */

@@ -7,3 +7,4 @@ export * from './format';
 export * from './list';
 export * from './forms';
 export * from './fields';
+export * from './privacy';

@@ -348,6 +348,7 @@ export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<v
         const [c] = await trx('companies').insert({ status: true, ...values }).returning('id');
         await trx('users').insert({ companyId: c.id, name: values.name, email: values.email, passwordHash, profile: 'admin' });
         if (body.campaignsEnabled !== undefined) await setCampaignsEnabled(trx, c.id, toBool(body.campaignsEnabled)!);
+        await deps.audit.record(trx, { req, companyId: c.id, entity: 'company', entityId: c.id, action: 'create', after: values });
         return c.id as number;
       });
     } catch (err) {
@@ -390,6 +391,7 @@ export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<v
           await sessions.revokeUser(trx, owner.id);
         }
         if (Object.keys(values).length) await trx('companies').where({ id }).update({ ...values, updatedAt: trx.fn.now() });
+        await deps.audit.record(trx, { req, companyId: id, entity: 'company', entityId: id, action: 'update', before: current, after: { ...current, ...values, ...(passwordHash ? { ownerPasswordChanged: true } : {}) } });
         if (body.campaignsEnabled !== undefined) await setCampaignsEnabled(trx, id, toBool(body.campaignsEnabled)!);
       });
     } catch (err) {
@@ -416,6 +418,7 @@ export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<v
           throw new AppError('ERR_LAST_SUPER_USER');
         }
         await trx('companies').where({ id }).del();
+        await deps.audit.record(trx, { req, companyId: id, entity: 'company', entityId: id, action: 'delete', before: row });
         return out;
       });
     } catch (err) {

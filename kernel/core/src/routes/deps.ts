@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Bus, Jobs, References } from '@atendo/sdk';
+import type { AuditService, Bus, Jobs, References } from '@atendo/sdk';
 import type { KernelConfig } from '../config';
 import type { Identity } from '../identity/service';
 import type { RealtimeHub } from '../plugins/realtime';
@@ -14,6 +14,8 @@ export interface CoreDeps {
   db: Knex;
   bus: Bus;
   identity: Identity;
+  /** The append-only audit log (users, settings, plans and companies record their changes). */
+  audit: AuditService;
   realtime: RealtimeHub;
   sessions: SessionStore;
   /** The kernel's own durable jobs (names `kernel.*`). */

@@ -98,6 +98,9 @@ async function assertNameFree(trx: Knex.Transaction, name: string, exceptId?: nu
  * - `DELETE /plans/:id` (super) -> 200 the deleted Plan; 409 ERR_PLAN_IN_USE when a company uses it.
  * Every write publishes `plan.changed` on the bus so every node drops its cached plans.
  */
+/** Plans are platform-wide: their audit entries belong to the platform company (only super users list them). */
+const PLATFORM_AUDIT_COMPANY = 1;
+
 export async function plansRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
   const { db, bus, identity } = deps;
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
@@ -153,6 +156,7 @@ export async function plansRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
       row = await db.transaction(async (trx) => {
         await assertNameFree(trx, values.name as string);
         const [r] = await trx('plans').insert(values).returning('*');
+        await deps.audit.record(trx, { req, companyId: PLATFORM_AUDIT_COMPANY, entity: 'plan', entityId: r.id, action: 'create', after: r });
         return r;
       });
     } catch (err) {
@@ -172,10 +176,11 @@ export async function plansRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
     let row: Record<string, unknown>;
     try {
       row = await db.transaction(async (trx) => {
-        const current = await trx('plans').where({ id }).forUpdate().first('id');
+        const current = await trx('plans').where({ id }).forUpdate().first();
         if (!current) throw new AppError('ERR_NO_PLAN_FOUND');
         if (values.name !== undefined) await assertNameFree(trx, values.name as string, id);
         const [r] = await trx('plans').where({ id }).update({ ...values, updatedAt: trx.fn.now() }).returning('*');
+        await deps.audit.record(trx, { req, companyId: PLATFORM_AUDIT_COMPANY, entity: 'plan', entityId: id, action: 'update', before: current, after: r });
         return r;
       });
     } catch (err) {
@@ -198,6 +203,7 @@ export async function plansRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
         if (!current) throw new AppError('ERR_NO_PLAN_FOUND');
         if (await trx('companies').where({ planId: id }).first('id')) throw new AppError('ERR_PLAN_IN_USE');
         await trx('plans').where({ id }).del();
+        await deps.audit.record(trx, { req, companyId: PLATFORM_AUDIT_COMPANY, entity: 'plan', entityId: id, action: 'delete', before: current });
         return current;
       });
     } catch (err) {

@@ -161,6 +161,8 @@ export async function settingsRoutes(app: PluginApp, deps: CoreDeps): Promise<vo
     const companyId = req.auth.companyId;
     const setting = await db.transaction(async (trx) => {
       if (SHARED_SETTING_KEYS.has(key)) await writeCompanySetting(trx, companyId, key, value);
+      const before = await trx('settings').where({ companyId, key }).first('value');
+      await deps.audit.record(trx, { req, entity: 'setting', entityId: key, action: 'update', before: { value: before?.value ?? SETTING_DEFAULTS[key] }, after: { value } });
       return writeLegacy(trx, companyId, key, value);
     });
     identity.invalidateSettings(companyId);
@@ -200,7 +202,9 @@ export async function settingsRoutes(app: PluginApp, deps: CoreDeps): Promise<vo
     if (!has(COMPANY_SETTING_DEFAULTS, column)) throw new AppError('ERR_NO_SETTING_FOUND');
     assertValue(column, data, COMPANY_SETTING_VALUES[column] ?? []);
     const companyId = req.auth.companyId;
+    const previous = await identity.getCompanySetting(companyId, column);
     await db.transaction(async (trx) => {
+      await deps.audit.record(trx, { req, entity: 'setting', entityId: column, action: 'update', before: { value: previous }, after: { value: data } });
       await writeCompanySetting(trx, companyId, column, data);
       if (SHARED_SETTING_KEYS.has(column)) await writeLegacy(trx, companyId, column, data);
     });

@@ -151,6 +151,12 @@ const isUniqueEmail = (err: unknown) => (err as { code?: string; constraint?: st
  * users may change or delete a super user. Events after commit on `company-{id}-user`:
  * `{action:'create'|'update', user}` and `{action:'delete', userId}`.
  */
+/** The fields of a user an audit entry shows (no secrets, no timestamps). */
+function auditUser(row: UserRow): Record<string, unknown> {
+  const { name, email, profile, super: isSuper, whatsappId, allTicket, allowGroup, startWork, endWork } = row as unknown as Record<string, unknown>;
+  return { name, email, profile, super: isSuper, whatsappId, allTicket, allowGroup, startWork, endWork };
+}
+
 export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void> {
   const { db, identity, sessions, realtime } = deps;
 
@@ -284,6 +290,7 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
           },
         );
         await saveExtensions(trx, companyId, created.id, body as Record<string, unknown>);
+        await deps.audit.record(trx, { req, companyId, entity: 'user', entityId: created.id, action: 'create', after: auditUser(created) });
         return created;
       });
     } catch (err) {
@@ -376,6 +383,7 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
         }
         const [updated] = await trx('users').where({ id: locked.id, companyId: locked.companyId }).update(update).returning('*');
         await saveExtensions(trx, locked.companyId, locked.id, extBody);
+        await deps.audit.record(trx, { req, companyId: locked.companyId, entity: 'user', entityId: locked.id, action: 'update', before: { ...auditUser(locked), password: undefined }, after: { ...auditUser(updated as UserRow), ...(passwordHash ? { passwordChanged: true } : {}) } });
         return updated as UserRow;
       });
     } catch (err) {
@@ -444,6 +452,7 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
       }
       await sessions.revokeUser(trx, row.id, row.companyId);
       await trx('users').where({ id: row.id, companyId: row.companyId }).del();
+      await deps.audit.record(trx, { req, companyId: row.companyId, entity: 'user', entityId: row.id, action: 'delete', before: auditUser(row) });
       return row.companyId;
     });
     emit(companyId, { action: 'delete', userId: id });

@@ -1,5 +1,5 @@
 import type {} from '@fastify/multipart';
-import { AppError, errorResponses, IdParams, ListQuery, masksNumbersFor, Type, type AuthUser, type IdentityService, type PluginApp } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, ListQuery, masksNumbersFor, Type, type AuditService, type AuthUser, type IdentityService, type PluginApp } from '@atendo/sdk';
 import { CampaignSchema, CampaignSettingRowSchema, ContactListItemSchema, ContactListSchema, ImportProgressSchema, SHEET_EXTENSIONS, SHEET_MAX_BYTES } from '../contract';
 import {
   CampaignGetQuery,
@@ -31,7 +31,7 @@ const errors = errorResponses(400, 401, 403, 404);
  * item and for the whole list) and `POST /campaign-settings` (admin). See README.md for the
  * answers and events.
  */
-export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; campaigns: CampaignStore; settings: SettingsStore; identity: IdentityService }): Promise<void> {
+export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; campaigns: CampaignStore; settings: SettingsStore; identity: IdentityService; audit?: AuditService }): Promise<void> {
   /** Whether the caller sees masked numbers (lgpdHideNumber for a plain user): its number search is then exact. */
   const seesMasked = async (auth: AuthUser) => masksNumbersFor(auth) && (await d.identity.getCompanySetting(auth.companyId, 'lgpdHideNumber')) === 'enabled';
   const { lists, campaigns, settings } = d;
@@ -152,7 +152,11 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
     }, (req) => campaigns.list(req.auth.companyId, req.query));
     app.post(url, {
       schema: { tags: ['campaigns'], summary: 'Create a campaign (INATIVA, or PROGRAMADA with a scheduledAt)', body: CreateCampaignBody, response: { 200: CampaignSchema, ...errors } },
-    }, (req) => campaigns.create(req.auth.companyId, req.body));
+    }, async (req) => {
+      const created = await campaigns.create(req.auth.companyId, req.body);
+      await d.audit?.record({ req, entity: 'campaign', entityId: created.id, action: 'create', after: created });
+      return created;
+    });
   }
 
   app.get('/campaigns/:id', {
@@ -161,12 +165,18 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
 
   app.put('/campaigns/:id', {
     schema: { tags: ['campaigns'], summary: 'Change a campaign (see the edit rule)', params: IdParams, body: UpdateCampaignBody, response: { 200: CampaignSchema, ...errors } },
-  }, (req) => campaigns.update(req.auth.companyId, req.params.id, req.body));
+  }, async (req) => {
+    const before = await campaigns.get(req.auth.companyId, req.params.id, { shipping: false });
+    const after = await campaigns.update(req.auth.companyId, req.params.id, req.body);
+    await d.audit?.record({ req, entity: 'campaign', entityId: req.params.id, action: 'update', before: before, after: after });
+    return after;
+  });
 
   app.delete('/campaigns/:id', {
     schema: { tags: ['campaigns'], summary: 'Delete a campaign, its recipients and media', params: IdParams, response: { 200: MessageAnswer, ...errors } },
   }, async (req) => {
     await campaigns.remove(req.auth.companyId, req.params.id);
+    await d.audit?.record({ req, entity: 'campaign', entityId: req.params.id, action: 'delete' });
     return { message: 'Campaign deleted' };
   });
 
@@ -189,11 +199,19 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
 
   app.post('/campaigns/:id/cancel', {
     schema: { tags: ['campaigns'], summary: 'Stop a running campaign (EM_ANDAMENTO -> CANCELADA)', params: IdParams, response: { 200: CampaignSchema, ...errors } },
-  }, (req) => campaigns.cancel(req.auth.companyId, req.params.id));
+  }, async (req) => {
+    const c = await campaigns.cancel(req.auth.companyId, req.params.id);
+    await d.audit?.record({ req, entity: 'campaign', entityId: req.params.id, action: 'cancel', after: { status: c.status } });
+    return c;
+  });
 
   app.post('/campaigns/:id/restart', {
     schema: { tags: ['campaigns'], summary: 'Continue a cancelled campaign where it stopped (CANCELADA -> EM_ANDAMENTO)', params: IdParams, response: { 200: CampaignSchema, ...errors } },
-  }, (req) => campaigns.restart(req.auth.companyId, req.params.id));
+  }, async (req) => {
+    const c = await campaigns.restart(req.auth.companyId, req.params.id);
+    await d.audit?.record({ req, entity: 'campaign', entityId: req.params.id, action: 'restart', after: { status: c.status } });
+    return c;
+  });
 
   // ---------------------------------------------------------------------------------------------
   // Settings

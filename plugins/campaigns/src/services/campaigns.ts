@@ -124,12 +124,13 @@ export class CampaignStore {
               count(confirmation_requested_at)::int AS requested,
               count(confirmed_at)::int AS confirmed,
               count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
-              count(*) FILTER (WHERE status = 'failed')::int AS failed
+              count(*) FILTER (WHERE status = 'failed')::int AS failed,
+              count(*) FILTER (WHERE status = 'failed' AND error = 'ERR_OPTED_OUT')::int AS opted_out
          FROM ${SHIPPINGS} WHERE campaign_id = ANY(?) GROUP BY campaign_id`,
       [rows.map((r) => r.id)],
     );
-    for (const r of res.rows as { campaign_id: number; total: number; pending: number; requested: number; confirmed: number; delivered: number; failed: number }[]) {
-      out.set(r.campaign_id, { validContacts: r.total, pending: r.pending, confirmationRequested: r.requested, confirmed: r.confirmed, delivered: r.delivered, failed: r.failed });
+    for (const r of res.rows as { campaign_id: number; total: number; pending: number; requested: number; confirmed: number; delivered: number; failed: number; opted_out: number }[]) {
+      out.set(r.campaign_id, { validContacts: r.total, pending: r.pending, confirmationRequested: r.requested, confirmed: r.confirmed, delivered: r.delivered, failed: r.failed, optedOut: r.opted_out });
     }
     const lists = [...new Set(rows.filter((r) => !out.has(r.id) && r.contactListId !== null).map((r) => r.contactListId!))];
     const sendable = new Map<number, number>();

@@ -9,6 +9,9 @@ import { CAMPAIGNS, SHIPPINGS, type CampaignRow, type CampaignStore } from './ca
 import { burstSize, confirmationTextFor, fillCampaignText, gapAfter, variantFor, variantsOf } from './rules';
 import type { SettingsStore } from './settings';
 
+/** The error of a recipient skipped because its contact opted out (issue 34). */
+export const OPTED_OUT = 'ERR_OPTED_OUT';
+
 /** The conversation-handler / sender id of campaign messages (`message.stored` `by.handlerId`, ticket logs). */
 export const SENDER_ID = 'campaigns';
 /** A paused campaign (no connected connection) looks again after this long, unless a connection reconnects first. */
@@ -246,9 +249,14 @@ export class Dispatcher {
    * `trx`; when a call fails (a text too long after its variables, a bad file), each of its recipients is
    * tried alone in a savepoint and the ones that still fail are marked failed with the error code.
    */
-  private async send(trx: Knex.Transaction, companyId: number, planned: Planned[]): Promise<{ results: Map<number, { contactId: number; ticketId: number; messageId: number } | { error: string }>; announces: (() => Promise<void>)[] }> {
+  private async send(trx: Knex.Transaction, companyId: number, all: Planned[]): Promise<{ results: Map<number, { contactId: number; ticketId: number; messageId: number } | { error: string }>; announces: (() => Promise<void>)[] }> {
     const results = new Map<number, { contactId: number; ticketId: number; messageId: number } | { error: string }>();
     const announces: (() => Promise<void>)[] = [];
+    // Issue 34: contacts who opted out are skipped (failed with ERR_OPTED_OUT; the counts show them as optedOut).
+    const optedOut = (await this.d.contacts.optedOutNumbers?.(companyId, all.map((p) => p.item.number))) ?? new Set<string>();
+    for (const p of all) if (optedOut.has(p.item.number)) results.set(p.item.id, { error: OPTED_OUT });
+    const planned = all.filter((p) => !optedOut.has(p.item.number));
+    if (!planned.length) return { results, announces };
     const inputs = planned.map((p) => ({ number: p.item.number, name: p.item.name || p.item.number, channel: contactChannel(p.connection.channel) }));
     const contacts = this.d.contacts.findOrCreateMany
       ? await this.d.contacts.findOrCreateMany(companyId, inputs, trx)

@@ -1,5 +1,5 @@
 import type {} from '@fastify/multipart';
-import { AppError, errorResponses, hasRole, IdParams, Type, type PluginApp } from '@atendo/sdk';
+import { AppError, errorResponses, hasRole, IdParams, Type, type AuditService, type PluginApp } from '@atendo/sdk';
 import { ConnectionDetailSchema, ConnectionSchema } from '../contract';
 import { CreateConnectionBody, DeletedAnswer, ListConnectionsQuery, UpdateConnectionBody } from '../schemas/connections';
 import type { ConnectionStore } from '../services/connections';
@@ -31,7 +31,7 @@ const errors = errorResponses(400, 401, 403, 404, 409);
  * Non-admin callers of the writes get 403 ERR_NO_PERMISSION. Writes push `company-{id}-whatsapp`
  * `{action:'update', whatsapp}` / `{action:'delete', whatsappId}` after commit.
  */
-export async function connectionsRoutes(app: PluginApp, deps: { store: ConnectionStore }): Promise<void> {
+export async function connectionsRoutes(app: PluginApp, deps: { store: ConnectionStore; audit?: AuditService }): Promise<void> {
   const { store } = deps;
 
   const list = {
@@ -54,7 +54,11 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
   app.post('/whatsapp', {
     config: { role: 'admin' },
     schema: { tags: ['connections'], summary: 'Create a connection', body: CreateConnectionBody, response: { 200: ConnectionSchema, ...errors } },
-  }, async (req) => store.create(req.auth.companyId, req.body));
+  }, async (req) => {
+    const created = await store.create(req.auth.companyId, req.body);
+    await deps.audit?.record({ req, entity: 'connection', entityId: created.id, action: 'create', after: created });
+    return created;
+  });
 
   app.post('/whatsapp/:id/media-upload', {
     config: { role: 'admin' },
@@ -77,7 +81,10 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
     schema: { tags: ['connections'], summary: 'Update a connection', params: IdParams, body: UpdateConnectionBody, response: { 200: ConnectionSchema, ...errors } },
   }, async (req) => {
     const { id } = req.params;
-    return store.update(req.auth.companyId, id, req.body);
+    const before = await store.get(req.auth.companyId, id);
+    const updated = await store.update(req.auth.companyId, id, req.body);
+    await deps.audit?.record({ req, entity: 'connection', entityId: id, action: 'update', before: before, after: updated });
+    return updated;
   });
 
   app.delete('/whatsapp/:id', {
@@ -85,7 +92,9 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
     schema: { tags: ['connections'], summary: 'Delete a connection', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
   }, async (req) => {
     const { id } = req.params;
+    const before = await store.get(req.auth.companyId, id);
     await store.remove(req.auth.companyId, id);
+    await deps.audit?.record({ req, entity: 'connection', entityId: id, action: 'delete', before: before });
     return { message: 'Connection deleted' };
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, errorResponses, IdParams, Nullable, Type, type PluginApp } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, Nullable, Type, type AuditService, type PluginApp } from '@atendo/sdk';
 import type { ContactStore } from '../services/contacts';
 import { maskContact } from '../services/numbers';
 import {
@@ -72,8 +72,11 @@ export async function masker(store: ContactStore, req: FastifyRequest): Promise<
  * Writes emit `company-{cid}-contact` {action:'create'|'update', contact} / {action:'delete', contactId}
  * after commit.
  */
-export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore; profileLookupsPerMinute?: number }): Promise<void> {
+export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore; profileLookupsPerMinute?: number; audit?: AuditService }): Promise<void> {
   const { store } = deps;
+  /** Records a contact change in the audit log (issue 34): changed field names only, never their values (personal data). */
+  const audit = (req: FastifyRequest, id: number, action: string, before?: object | null, after?: object | null) =>
+    deps.audit?.record({ req, entity: 'contact', entityId: id, action, before, after, personal: true });
   const details = async (companyId: number, id: number) => {
     const c = await store.get(companyId, id);
     if (!c) throw new AppError('ERR_NO_CONTACT_FOUND');
@@ -155,7 +158,9 @@ export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore
     schema: { tags: ['contacts'], summary: 'Update a contact (extraInfo, when given, replaces the list)', params: IdParams, body: UpdateContactBody, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
     const masked = await store.shouldMask(req.auth.companyId, req.auth);
+    const before = await store.get(req.auth.companyId, req.params.id);
     const contact = await store.update(req.auth.companyId, req.params.id, req.body, { masked });
+    await audit(req, contact.id, 'update', before, contact);
     return masked ? maskContact(contact) : contact;
   });
 
@@ -164,6 +169,7 @@ export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore
     schema: { tags: ['contacts'], summary: 'Delete a contact', params: IdParams, response: { 200: Type.Object({ message: Type.String() }), ...errors } },
   }, async (req) => {
     await store.remove(req.auth.companyId, req.params.id);
+    await audit(req, req.params.id, 'delete', null, null);
     return { message: 'Contact deleted' };
   });
 
@@ -181,7 +187,9 @@ export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore
     schema: { tags: ['contacts'], summary: 'Block (active false) or unblock (active true) a contact', params: IdParams, body: BlockBody, response: { 200: ContactDetailsSchema, ...errors } },
   }, async (req) => {
     const mask = await masker(store, req);
-    return mask(await store.setFlag(req.auth.companyId, req.params.id, 'active', req.body.active));
+    const contact = await store.setFlag(req.auth.companyId, req.params.id, 'active', req.body.active);
+    await audit(req, contact.id, contact.active ? 'unblock' : 'block', { active: !contact.active }, { active: contact.active });
+    return mask(contact);
   });
 
   app.get('/contactTags/:contactId', {

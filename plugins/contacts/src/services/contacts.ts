@@ -8,6 +8,7 @@ import type {
   ContactDecorator,
   ContactDetails,
   ContactListItem,
+  ContactPrivacy,
   ContactsService,
   ContactTagRef,
   FindOrCreateInput,
@@ -719,6 +720,61 @@ export class ContactStore implements ContactsService {
       setLgpdAcceptedAt: (c, id, at) => this.setLgpdAcceptedAt(c, id, at),
       withTag: (c, tagId, opts) => this.withTag(c, tagId, opts),
       countWithTags: (c, tagIds) => this.countWithTags(c, tagIds),
+      privacyOf: (c, ids) => this.privacyOf(c, ids),
+      anonymize: (c, id, trx) => this.anonymize(c, id, trx),
+      setOptOut: (c, id, optOut) => this.setOptOut(c, id, optOut),
+      optedOutNumbers: (c, numbers) => this.optedOutNumbers(c, numbers),
+      listOptedOut: (c, page) => this.listOptedOut(c, page),
+    };
+  }
+
+  // ---------------------------------------------------------------- privacy (issue 34)
+
+  /** See `ContactsService.privacyOf`. */
+  async privacyOf(companyId: number, ids: number[]): Promise<Map<number, ContactPrivacy>> {
+    const wanted = [...new Set(ids)].filter((v) => Number.isInteger(v) && v > 0 && v <= 2147483647);
+    const rows = wanted.length ? await this.db('contacts').where({ companyId }).whereIn('id', wanted).select('id', 'anonymizedAt', 'optedOutAt', 'optOutKeyword') : [];
+    return new Map(rows.map((r: Record<string, unknown>) => [r.id as number, privacyOfRow(r)]));
+  }
+
+  /** See `ContactsService.anonymize`. */
+  async anonymize(companyId: number, id: number, trx: Knex.Transaction): Promise<void> {
+    const [row] = await trx('contacts')
+      .where({ companyId, id })
+      .update({ name: `#${id}`, number: `anon-${id}`, email: '', profilePicUrl: null, urlPicture: null, remoteJid: null, lid: null, anonymizedAt: trx.fn.now(), updatedAt: trx.fn.now() })
+      .returning('*');
+    if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+    await trx('contactExtraInfo').where({ companyId, contactId: id }).del();
+    trx.executionPromise.then(async () => this.emit(companyId, { action: 'update', contact: await this.details(companyId, row) }), () => undefined);
+  }
+
+  /** See `ContactsService.setOptOut`. */
+  async setOptOut(companyId: number, id: number, optOut: { keyword: string; at?: Date } | null): Promise<ContactPrivacy> {
+    const [row] = await this.db('contacts')
+      .where({ companyId, id })
+      .update({ optedOutAt: optOut ? (optOut.at ?? new Date()) : null, optOutKeyword: optOut ? optOut.keyword.slice(0, 40) : null, updatedAt: this.db.fn.now() })
+      .returning('*');
+    if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
+    this.emit(companyId, { action: 'update', contact: await this.details(companyId, row) });
+    return privacyOfRow(row);
+  }
+
+  /** See `ContactsService.optedOutNumbers`. */
+  async optedOutNumbers(companyId: number, numbers: string[]): Promise<Set<string>> {
+    const wanted = [...new Set(numbers.filter(Boolean))];
+    if (!wanted.length) return new Set();
+    const found: string[] = await this.db('contacts').where({ companyId }).whereIn('number', wanted).whereNotNull('optedOutAt').pluck('number');
+    return new Set(found);
+  }
+
+  /** See `ContactsService.listOptedOut`. */
+  async listOptedOut(companyId: number, page: { offset: number; limit: number }): Promise<{ contacts: (Pick<Contact, 'id' | 'name' | 'number' | 'channel'> & ContactPrivacy)[]; count: number }> {
+    const base = this.db('contacts').where({ companyId }).whereNotNull('optedOutAt');
+    const [{ n }] = await base.clone().count({ n: '*' });
+    const rows = await base.clone().orderBy([{ column: 'optedOutAt', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(page.offset).limit(page.limit);
+    return {
+      contacts: rows.map((r: Record<string, unknown>) => ({ id: r.id as number, name: String(r.name), number: String(r.number), channel: r.channel as ContactChannel, ...privacyOfRow(r) })),
+      count: Number(n),
     };
   }
 
@@ -729,6 +785,11 @@ export class ContactStore implements ContactsService {
       .map((e) => ({ ...e, contactId, companyId }));
     if (rows.length) await trx('contactExtraInfo').insert(rows);
   }
+}
+
+/** The privacy columns of a `contacts` row (issue 34). */
+function privacyOfRow(r: Record<string, unknown>): ContactPrivacy {
+  return { anonymizedAt: isoOrNull(r.anonymizedAt), optedOutAt: isoOrNull(r.optedOutAt), optOutKeyword: (r.optOutKeyword as string | null) ?? null };
 }
 
 /** A contact's link to a tag (`contact_tags` row). */

@@ -1,4 +1,4 @@
-import { AppError, errorResponses, IdParams, Type, type PluginApp, type Realtime } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, Type, type AuditService, type PluginApp, type Realtime } from '@atendo/sdk';
 import { queueEventName, QueueSchema, QueueWithChatbotsSchema, type QueueEvent } from '../contract';
 import type { QueueInput, QueueStore } from '../services/queues';
 import { CreateQueueBody, ListQueueQuery, toQueueChatbots, toQueueInput, UpdateQueueBody } from '../schemas/queues';
@@ -21,7 +21,7 @@ import { CreateQueueBody, ListQueueQuery, toQueueChatbots, toQueueInput, UpdateQ
  * Writes emit `company-{id}-queue` `{action:'update', queue (with chatbots)}` / `{action:'delete', queueId}`
  * after commit.
  */
-export async function queuesRoutes(app: PluginApp, deps: { store: QueueStore; realtime: Realtime }): Promise<void> {
+export async function queuesRoutes(app: PluginApp, deps: { store: QueueStore; realtime: Realtime; audit?: AuditService }): Promise<void> {
   const { store, realtime } = deps;
   const emit = (companyId: number, payload: QueueEvent) => realtime.emitToCompany(companyId, queueEventName(companyId), payload);
 
@@ -45,6 +45,7 @@ export async function queuesRoutes(app: PluginApp, deps: { store: QueueStore; re
     const companyId = req.auth.companyId;
     const input = toQueueInput(req.body) as QueueInput & { name: string; color: string };
     const queue = await store.create(companyId, input, toQueueChatbots(req.body));
+    await deps.audit?.record({ req, entity: 'queue', entityId: queue.id, action: 'create', after: queue });
     emit(companyId, { action: 'update', queue });
     return queue;
   });
@@ -55,7 +56,9 @@ export async function queuesRoutes(app: PluginApp, deps: { store: QueueStore; re
   }, async (req, reply) => {
     const companyId = req.auth.companyId;
     const { id } = req.params;
+    const before = await store.getWithChatbots(companyId, id);
     const queue = await store.update(companyId, id, toQueueInput(req.body), toQueueChatbots(req.body));
+    await deps.audit?.record({ req, entity: 'queue', entityId: id, action: 'update', before, after: queue });
     emit(companyId, { action: 'update', queue });
     return reply.status(201).send(queue);
   });
@@ -66,7 +69,9 @@ export async function queuesRoutes(app: PluginApp, deps: { store: QueueStore; re
   }, async (req) => {
     const companyId = req.auth.companyId;
     const { id } = req.params;
+    const before = await store.getWithChatbots(companyId, id);
     await store.remove(companyId, id);
+    await deps.audit?.record({ req, entity: 'queue', entityId: id, action: 'delete', before });
     emit(companyId, { action: 'delete', queueId: id });
     return { message: 'Queue deleted' };
   });

@@ -108,6 +108,17 @@ export class ScheduleStore {
     return this.one(companyId, await this.rowOr404(this.db, companyId, id));
   }
 
+  /** Every schedule of the contact, whatever its status, oldest first (issue 34: the data subject's export). */
+  async allForContact(companyId: number, contactId: number): Promise<Schedule[]> {
+    const rows = (await this.db('schedules').where({ companyId, contactId }).orderBy('id')) as ScheduleRow[];
+    return this.present(companyId, rows);
+  }
+
+  /** Deletes every schedule of the contact inside `trx` (issue 34: anonymization; a due job then finds none and does nothing). */
+  async removeForContact(companyId: number, contactId: number, trx: Knex.Transaction): Promise<number> {
+    return trx('schedules').where({ companyId, contactId }).del();
+  }
+
   async pendingForContact(companyId: number, contactId: number): Promise<Schedule[]> {
     const rows = (await this.db('schedules').where({ companyId, contactId, status: 'PENDENTE' }).orderBy([{ column: 'sendAt' }, { column: 'id' }])) as ScheduleRow[];
     return this.present(companyId, rows);

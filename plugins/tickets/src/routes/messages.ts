@@ -188,7 +188,11 @@ export async function messageRoutes(app: PluginApp, deps: TicketsDeps): Promise<
 
   app.put('/messages/:id', {
     schema: { tags: ['messages'], summary: 'Edit the text of an own message (within 15 minutes)', params: IdParams, body: EditMessageBody, response: { 200: MessageSchema, ...errors } },
-  }, async (req) => editMessage(deps, req.auth, req.params.id, req.body.body));
+  }, async (req) => {
+    const m = await editMessage(deps, req.auth, req.params.id, req.body.body);
+    await deps.audit?.record(deps.db, { req, entity: 'message', entityId: req.params.id, action: 'edit', after: { body: m.body, ticketId: m.ticketId }, personal: true });
+    return m;
+  });
 
   app.put('/messages/:id/reaction', {
     schema: {
@@ -202,7 +206,11 @@ export async function messageRoutes(app: PluginApp, deps: TicketsDeps): Promise<
 
   app.delete('/messages/:id', {
     schema: { tags: ['messages'], summary: 'Delete a message (its author, or an admin)', params: IdParams, response: { 200: MessageSchema, ...errors } },
-  }, async (req) => deleteMessage(deps, req.auth, req.params.id));
+  }, async (req) => {
+    const m = await deleteMessage(deps, req.auth, req.params.id);
+    await deps.audit?.record(deps.db, { req, entity: 'message', entityId: req.params.id, action: 'delete', before: { body: m.body, ticketId: m.ticketId }, personal: true });
+    return m;
+  });
 
   app.post('/message/forward', {
     schema: { tags: ['messages'], summary: "Forward a message to a contact (the contact's active ticket, or a new one)", body: ForwardMessageBody, response: { 200: MessageSchema, ...errors } },

@@ -68,7 +68,9 @@ export async function ticketRoutes(app: PluginApp, deps: TicketsDeps): Promise<v
   app.put('/tickets/:id', {
     schema: { tags: ['tickets'], summary: 'Ticket transition (accept, ignore, return, transfer, close, reopen) or field update', params: IdParams, body: UpdateTicketBody, response: { 200: TicketSchema, ...errors } },
   }, async (req) => {
+    const before = await deps.db('tickets').where({ id: req.params.id, companyId: req.auth.companyId }).first('status', 'userId', 'queueId');
     const t = await updateTicket(deps, req.auth, req.params.id, req.body ?? {});
+    if (before && t.id === req.params.id) await deps.audit?.record(deps.db, { req, entity: 'ticket', entityId: t.id, action: ticketAuditAction(before, t), before, after: { status: t.status, userId: t.userId, queueId: t.queueId } });
     return answerTicket(deps, req.auth, t);
   });
 
@@ -76,9 +78,23 @@ export async function ticketRoutes(app: PluginApp, deps: TicketsDeps): Promise<v
     config: { role: 'admin' },
     schema: { tags: ['tickets'], summary: 'Delete a ticket with its messages, notes, logs and tags', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
   }, async (req) => {
+    const before = await deps.db('tickets').where({ id: req.params.id, companyId: req.auth.companyId }).first('status', 'userId', 'queueId', 'contactId');
     await deleteTicket(deps, req.auth, req.params.id);
+    await deps.audit?.record(deps.db, { req, entity: 'ticket', entityId: req.params.id, action: 'delete', before });
     return { message: 'Ticket deleted' };
   });
+}
+
+/**
+ * The audit action of a ticket update (issue 34): `accept` (pending to open), `close`, `reopen` (closed to
+ * open or pending), `transfer` (another user or queue), else `update`.
+ */
+export function ticketAuditAction(before: { status: string; userId: number | null; queueId: number | null }, after: { status: string; userId: number | null; queueId: number | null }): string {
+  if (before.status !== 'closed' && after.status === 'closed') return 'close';
+  if (before.status === 'closed' && after.status !== 'closed') return 'reopen';
+  if (before.status === 'pending' && after.status === 'open') return 'accept';
+  if (before.userId !== after.userId || before.queueId !== after.queueId) return 'transfer';
+  return 'update';
 }
 
 /**

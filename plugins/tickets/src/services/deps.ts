@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bus, IdentityService, Realtime, ServiceRegistry, UploadService } from '@atendo/sdk';
+import type { AuditService, Bus, IdentityService, Realtime, ServiceRegistry, UploadService } from '@atendo/sdk';
 import { queuesService, type QueuesService } from '@atendo/plugin-queues/contract';
 import { contactsService, type ContactsService } from '@atendo/plugin-contacts/contract';
 import { connectionsService, type ConnectionsService } from '@atendo/plugin-connections/contract';
@@ -38,10 +38,12 @@ export interface TicketsDeps {
   display?: TicketsDeps;
   /** The contributed conversation handlers, lowest `order` first (set in `register`). */
   handlers?: () => ConversationHandler[];
+  /** The kernel's audit log (issue 34): ticket transitions and message edits/deletions are recorded; absent in unit tests. */
+  audit?: AuditService;
 }
 
 /** Resolves the services the tickets plugin declared (`dependsOn`, `optionalDependsOn`) once, in `register`. */
-export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identity: IdentityService; uploads: UploadService; log: FastifyBaseLogger; services: ServiceRegistry; kernel?: { uploadsDir: string } }): TicketsDeps {
+export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identity: IdentityService; uploads: UploadService; log: FastifyBaseLogger; services: ServiceRegistry; kernel?: { uploadsDir: string }; audit?: AuditService }): TicketsDeps {
   return {
     db: ctx.db,
     bus: ctx.bus,
@@ -55,5 +57,6 @@ export function buildDeps(ctx: { db: Knex; bus: Bus; realtime: Realtime; identit
     tags: ctx.services.get(tagsService),
     profiles: ctx.services.has(channelsService) ? ctx.services.get(channelsService) : undefined,
     uploadsDir: ctx.kernel?.uploadsDir,
+    audit: ctx.audit,
   };
 }

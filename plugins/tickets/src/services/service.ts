@@ -10,6 +10,7 @@ import { AfterCommit, findActive, otherOpenTicketError, requireQueue, TICKET_TOP
 import { announceOutboundMessage, checkText, insertOutboundMessage, MESSAGE_MEDIA_TYPES, mimeOfPath, resolveQuoted, SENDABLE, storeOutboundAtOnce, type OutboundMedia, type StoredOutbound } from './messages';
 import { safeMediaPath } from './inbound/fields';
 import { sendToContacts } from './messages/bulk';
+import { anonymizeContact, exportForContact, staleContactIds } from './data-subject';
 
 /**
  * The `tickets` service other plugins use (contract.ts `TicketsService`): reading tickets, and the writes
@@ -50,6 +51,9 @@ export function ticketsServiceImpl(deps: TicketsDeps): TicketsService {
       return { count: Number(n), oldest };
     },
     findOrOpen: async (companyId, input) => findOrOpen(deps, companyId, input),
+    exportForContact: (companyId, contactId) => exportForContact(deps, companyId, contactId),
+    anonymizeContact: (companyId, contactId, trx) => anonymizeContact(deps, companyId, contactId, trx),
+    staleContactIds: (companyId, before, afterContactId, limit) => staleContactIds(deps, companyId, before, afterContactId, limit),
     recentMessages: async (companyId, ticketId, limit) => {
       const rows = (await deps.db('messages')
         .where({ companyId, ticketId, isPrivate: false, isDeleted: false })

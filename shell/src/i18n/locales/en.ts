@@ -146,6 +146,8 @@ export const en: Translation = {
     queues: 'Queues',
     connections: 'Connections',
     settings: 'Settings',
+    auditLogs: 'Audit log',
+    privacy: 'Privacy',
     companies: 'Companies',
     announcements: 'Announcements',
     deliveries: 'Deliveries',

@@ -146,6 +146,8 @@ export const es: Translation = {
     queues: 'Colas',
     connections: 'Conexiones',
     settings: 'Configuración',
+    auditLogs: 'Auditoría',
+    privacy: 'Privacidad',
     companies: 'Empresas',
     announcements: 'Anuncios',
     deliveries: 'Entregas',

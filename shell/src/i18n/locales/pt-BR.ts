@@ -144,6 +144,8 @@ export const ptBR = {
     queues: 'Filas',
     connections: 'Conexões',
     settings: 'Configurações',
+    auditLogs: 'Auditoria',
+    privacy: 'Privacidade',
     companies: 'Empresas',
     announcements: 'Anúncios',
     deliveries: 'Entregas',

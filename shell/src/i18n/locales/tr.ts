@@ -147,6 +147,8 @@ export const tr: Translation = {
     queues: 'Kuyruklar',
     connections: 'Bağlantılar',
     settings: 'Ayarlar',
+    auditLogs: 'Denetim kaydı',
+    privacy: 'Gizlilik',
     companies: 'Şirketler',
     announcements: 'Duyurular',
     deliveries: 'Teslimatlar',

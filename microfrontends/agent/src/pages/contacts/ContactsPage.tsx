@@ -5,7 +5,7 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { errorText, HttpError, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, Icon, IconButton, Modal, Popover } from '@atendo/web-ui';
-import { CheckboxField, Chip, ColorChip, DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
+import { CheckboxField, Chip, ColorChip, contactPrivacyTexts, ContactPrivacyActions, DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, SearchBox, TableCard, usePagedList } from '@atendo/web-kit';
 import { AgentIcon, ConfirmDialog } from '../../lib/parts';
 import {
   contactMatches,
@@ -80,7 +80,7 @@ const IMPORT_POLL_MS = 4000;
  * re-read through `GET /contacts/:id` (so what shows is what the viewer may see), a deleted one goes.
  */
 export function ContactsPage() {
-  const { t } = useTranslation('agent');
+  const { t, i18n } = useTranslation('agent');
   const me = useSessionUser();
   const client = useQueryClient();
   const [search, setSearch] = useState('');
@@ -284,6 +284,11 @@ export function ContactsPage() {
                         <AgentIcon name="block" />
                       </IconButton>
                     )}
+                    {mayDelete(me) ? (
+                      <ContactPrivacyActions contact={c} texts={contactPrivacyTexts(i18n.language)} onDone={(action, text) => { toast.success(text); if (action === 'anonymize') reloadList(); }} renderButton={(action, label, onClick, busy) => (
+                        <IconButton label={`${label}: ${c.name}`} tone="default" onClick={onClick} disabled={busy} data-testid={`contact-${action}-${c.id}`}>{action === 'export' ? <AgentIcon name="download" /> : <Icon name="eyeOff" size={20} />}</IconButton>
+                      )} />
+                    ) : null}
                     {mayDelete(me) ? (
                       <IconButton label={t('contacts.actions.delete', { name: c.name })} tone="default" onClick={() => setDeleting(c)}>
                         <AgentIcon name="trash" />

@@ -96,7 +96,6 @@ describeBrowser('delivery state, resend and redrive in Chromium (issue 30)', () 
     const user = await api(admin, 'POST', '/users', { name: 'Ana Admin', email: ana.email, password: ana.password, profile: 'admin', queueIds: [queue.id] });
     ana.id = user.id;
     const [contact] = await k.db('contacts').insert({ companyId, name: 'Rita Cliente', number: '5511977770001', isGroup: false, channel: 'whatsappapi' }).returning('*');
-    await bridgeChannelCommands();
     [ticket] = await k.db('tickets')
       .insert({ uuid: randomUUID(), companyId, contactId: contact.id, whatsappId: cloud.id, queueId: queue.id, userId: ana.id, status: 'open', isGroup: false, channel: 'whatsappapi' })
       .returning('*');
@@ -108,26 +107,6 @@ describeBrowser('delivery state, resend and redrive in Chromium (issue 30)', () 
     await k?.close();
     await new Promise((r) => graph?.server.close(r));
   });
-
-  /**
-   * Until the channels plugin's consumer takes the per-channel command topics (`message.send.whatsappapi`, the
-   * lead's side of issue 30), a command nobody answered within 5 s is handed to it on `message.send`. Once the
-   * consumer takes them it answers first and nothing is handed on (the Graph assertions below would see a
-   * duplicate otherwise).
-   */
-  async function bridgeChannelCommands(): Promise<void> {
-    const results: { messageId: unknown; at: number }[] = [];
-    await k.bus.subscribe<Json>(['message.sent', 'message.failed'], (m) => {
-      results.push({ messageId: m.payload.messageId, at: Date.now() });
-    }, { queue: 'e2e-deliveries-results' });
-    await k.bus.subscribe<Json>(['message.send.whatsappapi'], (m) => {
-      const at = Date.now();
-      setTimeout(() => {
-        if (results.some((r) => r.messageId === m.payload.messageId && r.at >= at)) return;
-        void k.bus.publish('message.send', m.payload, { id: `${m.id}:bridged` });
-      }, 5_000);
-    }, { queue: 'e2e-deliveries-bridge' });
-  }
 
   async function signIn(page: Page): Promise<void> {
     await page.goto(`${base}/login`);

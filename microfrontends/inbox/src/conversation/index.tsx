@@ -329,7 +329,7 @@ export function Conversation({ ticketUuid, onClose }: { ticketUuid: string; onCl
   if (!ticket) return <EmptyState icon="warning" text={t('conversation.loadError')} />;
   // The provider's channel (what it can edit or delete): the connection's (a WhatsApp Cloud ticket may say
   // 'whatsapp' on the wire, its connection 'whatsappapi'), else the ticket's.
-  const providerChannel = ticket.whatsapp?.channel === 'whatsappapi' ? 'whatsappapi' : ticket.channel;
+  const providerChannel = ticketChannelOf(ticket);
 
   return (
     <Root data-testid="conversation" data-ticket-id={ticket.id} data-ticket-uuid={ticket.uuid}>

@@ -403,10 +403,10 @@ describe('tickets: messages', () => {
       const broken = await k.as(A.userA, 'POST', `/messages/${ticket.id}`, '{"body":', { 'content-type': 'application/json' });
       expect(broken.statusCode).toBe(400);
       expect(broken.json().error).toBe('ERR_INVALID_JSON');
-      // The per-content-type body schema still documents the route.
+      // The per-content-type body schema still documents the route (JSON, and the multipart form of its uploads).
       const docs = await k.as(null, 'GET', '/docs/json');
       expect(docs.statusCode).toBe(200);
-      expect(Object.keys(docs.json().paths['/messages/{ticketId}'].post.requestBody.content)).toEqual(['application/json']);
+      expect(Object.keys(docs.json().paths['/messages/{ticketId}'].post.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
     });
   });
 

@@ -166,7 +166,7 @@ describe('campaign dispatcher', () => {
 
   test("a campaign leaves the tenant's saved contacts named as they are; a list's name names only the contacts it creates", async () => {
     const t = await Tenant.create(k);
-    const conn = await t.connection('310000000000011');
+    const conn = await t.connection('310000000000012');
     await t.settings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
     const known = phone();
     const unknown = phone();

@@ -166,11 +166,12 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
     expect(file.headers['content-type']).toBe('image/png');
     expect(calls.some((c) => c.path.startsWith('/1709782812782215') && c.auth === `Bearer ${TOKEN_A}`)).toBe(true);
 
-    // The ticket has no queue (the connection has none): accepting asks for one, then takes it.
-    const noQueue = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id });
-    expect(noQueue.statusCode).toBe(400);
+    // The ticket has no queue (the connection has none). Once the company has a queue, accepting asks for one
+    // (a company with no queue at all accepts without: issue 31 item 2), then takes it.
     const support = await k.as(adminA, 'POST', '/queue', { name: 'Suporte', color: '#654321' });
     expect(support.statusCode).toBe(200);
+    const noQueue = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id });
+    expect(noQueue.statusCode).toBe(400);
     const accept = await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id, queueId: support.json().id });
     expect(accept.statusCode).toBe(200);
     expect(accept.json()).toMatchObject({ status: 'open', userId: adminA.id, queueId: support.json().id });

@@ -42,6 +42,8 @@ function ticketScopedRoutes(doc: OpenApi): string[] {
 interface Fixture {
   ticket: TicketRow;
   message: MessageRow;
+  /** A message of ours whose send failed (the resend route's subject). */
+  failedId: number;
   noteId: number;
   tagId: number;
   /** A contact the forward goes to (no active ticket). */
@@ -61,6 +63,7 @@ const CALLS: Record<string, Call> = {
   'PUT /messages/{id}': (f) => ({ url: `/messages/${f.message.id}`, body: { body: 'edited text' } }),
   'DELETE /messages/{id}': (f) => ({ url: `/messages/${f.message.id}` }),
   'PUT /messages/{id}/reaction': (f) => ({ url: `/messages/${f.message.id}/reaction`, body: { emoji: '👍' } }),
+  'POST /messages/{messageId}/resend': (f) => ({ url: `/messages/${f.failedId}/resend` }),
   'POST /message/forward': (f) => ({ url: '/message/forward', body: { messageId: f.message.id, contactId: f.target } }),
   'POST /ticket-notes': (f) => ({ url: '/ticket-notes', body: { note: 'guarded note', ticketId: f.ticket.id, contactId: f.ticket.contactId } }),
   'GET /ticket-notes/list': (f) => ({ url: `/ticket-notes/list?ticketId=${f.ticket.id}` }),
@@ -92,17 +95,19 @@ async function fixture(): Promise<Fixture> {
   const contact = await createContact(k, t.companyId);
   const ticket = await insertTicket(k, t.companyId, { contactId: contact.id, whatsappId: t.conn.id, queueId: t.queueB.id, userId: t.userB.id, status: 'open' });
   const message = await insertMessage(k, t.companyId, { ticketId: ticket.id, fromMe: true, read: true, userId: t.userB.id, body: 'from Bruno' });
+  const failed = await insertMessage(k, t.companyId, { ticketId: ticket.id, fromMe: true, read: true, userId: t.userB.id, body: 'not delivered' });
+  await k.db('messages').where({ id: failed.id }).update({ sendError: 'ERR_SENDING_WAPP_MSG' });
   const [note] = await k.db('ticketNotes').insert({ companyId: t.companyId, ticketId: ticket.id, contactId: contact.id, userId: t.userB.id, note: 'a note' }).returning('id');
   const tag = await createTag(k, t.companyId);
   await k.db('ticketTags').insert({ companyId: t.companyId, ticketId: ticket.id, tagId: tag.id });
   const target = await createContact(k, t.companyId);
-  return { ticket, message, noteId: Number(typeof note === 'object' ? note.id : note), tagId: tag.id, target: target.id };
+  return { ticket, message, failedId: failed.id, noteId: Number(typeof note === 'object' ? note.id : note), tagId: tag.id, target: target.id };
 }
 
 /** Everything a refused call could have changed. */
 async function state(f: Fixture): Promise<unknown> {
   const ticket = await k.db('tickets').where({ id: f.ticket.id }).first('status', 'queueId', 'userId', 'useIntegration', 'updatedAt');
-  const messages = await k.db('messages').where({ ticketId: f.ticket.id }).orderBy('id').select('id', 'body', 'isDeleted', 'reactions');
+  const messages = await k.db('messages').where({ ticketId: f.ticket.id }).orderBy('id').select('id', 'body', 'isDeleted', 'reactions', 'sendError');
   const notes = await k.db('ticketNotes').where({ ticketId: f.ticket.id }).orderBy('id').select('id', 'note');
   const tags = await k.db('ticketTags').where({ ticketId: f.ticket.id }).orderBy('tagId').select('tagId');
   const logs = await k.db('ticketLogs').where({ ticketId: f.ticket.id }).count<{ count: string }[]>('id as count');

@@ -1,0 +1,182 @@
+/**
+ * Issue 30's fault test: nothing accepted is lost when the process dies during a provider outage, on both buses.
+ *
+ * A kernel runs as its own process (the TypeScript sources through tsx's loader) on a fresh database, with the WhatsApp
+ * Cloud API replaced by a local stand-in that answers every send 503 (`is_transient`) while "down". Attendant
+ * replies on several tickets and a schedule that falls due during the outage are accepted (200); once each of them
+ * was tried and refused at least once, the kernel is killed with SIGKILL. A new kernel starts on the same data, the
+ * provider comes back, and every message must reach the provider exactly once (one accepted send per text, none
+ * twice). Run on the in-process bus (the default `npm start`) and, when AMQP_URL is set, on RabbitMQ.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
+import { freePort } from '../shell/test/harness';
+import { cleanEnv, emptyDatabase, startNode, waitForUrl, type NodeProcess } from './support/processes';
+
+jest.setTimeout(600_000);
+
+const ROOT = resolve(__dirname, '..');
+const PHONE_ID = String(500000000000000 + Math.floor(Math.random() * 1e9));
+const PASSWORD = `outbox-${randomBytes(6).toString('hex')}`;
+
+/** The WhatsApp Cloud stand-in: 503 for every send while `down`, else accepted with a new wamid. */
+class CloudStandIn {
+  down = true;
+  readonly sends: { text: string; status: number }[] = [];
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    this.server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      req.on('end', () => {
+        let body: { text?: { body?: string } } = {};
+        try {
+          body = JSON.parse(raw) as typeof body;
+        } catch {
+          /* not JSON */
+        }
+        const text = body.text?.body ?? '';
+        if (!req.url?.endsWith('/messages')) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+          return;
+        }
+        const status = this.down ? 503 : 200;
+        this.sends.push({ text, status });
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(
+          this.down
+            ? JSON.stringify({ error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2, is_transient: true, fbtrace_id: 'T' } })
+            : JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: 'x' }], messages: [{ id: `wamid.OK${this.sends.length}` }] }),
+        );
+      });
+    });
+    await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${port}/v25.0`;
+  }
+
+  tried(text: string): number {
+    return this.sends.filter((s) => s.text.includes(text)).length;
+  }
+
+  accepted(text: string): number {
+    return this.sends.filter((s) => s.status === 200 && s.text.includes(text)).length;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+}
+
+async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, node?: NodeProcess, detail?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${detail ? `: ${detail()}` : ''}${node ? `\n${node.output().split('\n').slice(-40).join('\n')}` : ''}`);
+}
+
+/** `YYYY-MM-DDTHH:mm:ss` of `date` in America/Sao_Paulo (a schedule's `sendAt`, read in the company's time zone). */
+function saoPaulo(date: Date): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).formatToParts(date);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')}T${get('hour') === '24' ? '00' : get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+const buses = [['in-process', false], ...(process.env.AMQP_URL ? [['rabbitmq', true]] : [])] as [string, boolean][];
+
+describe.each(buses)('no loss on the %s bus: kill -9 during a provider outage', (busName, rabbit) => {
+  let cloud: CloudStandIn;
+  let db: { url: string; drop(): Promise<void> };
+  let node: NodeProcess | undefined;
+  let env: Record<string, string | undefined>;
+  let base = '';
+
+  const start = async () => {
+    // One process (no tsx CLI wrapper): SIGKILL must take the kernel itself.
+    node = startNode(`kernel-${busName}`, ['--import', 'tsx', 'kernel/core/src/main.ts'], { cwd: ROOT, env });
+    await waitForUrl(`${base}/ready`, node, 240_000);
+  };
+  const call = async (token: string | null, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  beforeAll(async () => {
+    cloud = new CloudStandIn();
+    await cloud.start();
+    db = await emptyDatabase('outbox_no_loss');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = cleanEnv({
+      NODE_ENV: 'development',
+      DATABASE_URL: db.url,
+      AMQP_URL: rabbit ? process.env.AMQP_URL : undefined,
+      AMQP_EXCHANGE: rabbit ? `atendo.test.outbox-no-loss.${randomBytes(4).toString('hex')}` : undefined,
+      DATA_DIR: `/tmp/atendo-outbox-no-loss-${randomBytes(4).toString('hex')}`,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: 'owner@example.com',
+      ADMIN_PASSWORD: PASSWORD,
+      SEED_DEMO: 'false',
+      META_GRAPH_URL: cloud.url,
+      META_APP_SECRET: 'secret-outbox',
+      WHATSAPP_SESSIONS_AUTOSTART: 'false',
+      CHANNELS_OUTBOUND_RETRIES: '1',
+      CHANNELS_OUTBOUND_RETRY_DELAY_MS: '200',
+      CHANNELS_SEND_RETRY_FIRST_DELAY_MS: '1000',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_GRACE_MS: '2000',
+    });
+    await start();
+  }, 600_000);
+
+  afterAll(async () => {
+    await node?.stop('SIGTERM', 20_000).catch(() => undefined);
+    await cloud?.stop();
+    await db?.drop().catch(() => undefined);
+  });
+
+  test('replies and a due schedule accepted during the outage: each delivered exactly once after kill -9, restart and recovery', async () => {
+    const login = await call(null, 'POST', '/auth/login', { email: 'owner@example.com', password: PASSWORD });
+    const token = login.token as string;
+    const conn = await call(token, 'POST', '/whatsapp', { name: 'Cloud', channel: 'whatsappapi', facebookPageUserId: PHONE_ID, facebookUserToken: 'EAAG-outbox' });
+    const texts: string[] = [];
+    for (let c = 0; c < 4; c++) {
+      const contact = await call(token, 'POST', '/contacts', { name: `Cliente ${c}`, number: `55119${String(70000000 + c * 1111).padStart(8, '0')}` });
+      const ticket = await call(token, 'POST', '/tickets', { contactId: contact.id, queueId: null, whatsappId: conn.id });
+      for (let m = 0; m < 5; m++) {
+        const text = `reply-${busName}-${c}-${m}`;
+        texts.push(text);
+        await call(token, 'POST', `/messages/${ticket.id}`, { body: text });
+      }
+      if (c === 0) {
+        const text = `schedule-${busName}-${randomBytes(3).toString('hex')}`;
+        texts.push(text);
+        await call(token, 'POST', '/schedules', { body: text, contactId: contact.id, sendAt: saoPaulo(new Date(Date.now() + 8_000)) });
+      }
+    }
+    // Every one was tried and refused during the outage (the schedule once it fell due).
+    await waitUntil('every message tried during the outage', () => texts.every((t) => cloud.tried(t) >= 1), 120_000, node);
+    expect(texts.every((t) => cloud.accepted(t) === 0)).toBe(true);
+
+    node!.proc.kill('SIGKILL');
+    await node!.exited;
+    cloud.down = false;
+    await start();
+    await waitUntil('every message accepted by the provider after the restart', () => texts.every((t) => cloud.accepted(t) >= 1), 180_000, node, () =>
+      texts.filter((t) => cloud.accepted(t) < 1).map((t) => `${t} (tried ${cloud.tried(t)})`).join(', '));
+    // A while more: nothing arrives twice.
+    await new Promise((r) => setTimeout(r, 5_000));
+    const twice = texts.filter((t) => cloud.accepted(t) !== 1);
+    expect(twice).toEqual([]);
+  });
+});

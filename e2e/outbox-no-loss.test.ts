@@ -8,7 +8,7 @@
  * provider comes back, and every message must reach the provider exactly once (one accepted send per text, none
  * twice). Run on the in-process bus (the default `npm start`) and, when AMQP_URL is set, on RabbitMQ.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { freePort } from '../shell/test/harness';
@@ -19,11 +19,27 @@ jest.setTimeout(600_000);
 const ROOT = resolve(__dirname, '..');
 const PHONE_ID = String(500000000000000 + Math.floor(Math.random() * 1e9));
 const PASSWORD = `outbox-${randomBytes(6).toString('hex')}`;
+const APP_SECRET = 'secret-outbox';
+const GREETING = 'Olá! Escolha um departamento';
+
+/** A signed WhatsApp Cloud webhook: `from` writes `text` to the connection's number. */
+function inbound(from: string, text: string): { body: string; signature: string } {
+  const body = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: '15550783881', phone_number_id: PHONE_ID },
+      contacts: [{ profile: { name: `Cliente ${from.slice(-3)}` }, wa_id: from }],
+      messages: [{ from, id: `wamid.IN${randomBytes(6).toString('hex')}`, timestamp: String(Math.floor(Date.now() / 1000)), text: { body: text }, type: 'text' }],
+    } }] }],
+  });
+  return { body, signature: `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}` };
+}
 
 /** The WhatsApp Cloud stand-in: 503 for every send while `down`, else accepted with a new wamid. */
 class CloudStandIn {
   down = true;
-  readonly sends: { text: string; status: number }[] = [];
+  readonly sends: { text: string; to: string; status: number }[] = [];
   private server: Server | undefined;
   url = '';
 
@@ -33,7 +49,7 @@ class CloudStandIn {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
       req.on('end', () => {
-        let body: { text?: { body?: string } } = {};
+        let body: { text?: { body?: string }; to?: string } = {};
         try {
           body = JSON.parse(raw) as typeof body;
         } catch {
@@ -45,7 +61,7 @@ class CloudStandIn {
           return;
         }
         const status = this.down ? 503 : 200;
-        this.sends.push({ text, status });
+        this.sends.push({ text, to: String(body.to ?? ''), status });
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(
           this.down
@@ -128,7 +144,7 @@ describe.each(buses)('no loss on the %s bus: kill -9 during a provider outage', 
       ADMIN_PASSWORD: PASSWORD,
       SEED_DEMO: 'false',
       META_GRAPH_URL: cloud.url,
-      META_APP_SECRET: 'secret-outbox',
+      META_APP_SECRET: APP_SECRET,
       WHATSAPP_SESSIONS_AUTOSTART: 'false',
       CHANNELS_OUTBOUND_RETRIES: '1',
       CHANNELS_OUTBOUND_RETRY_DELAY_MS: '200',
@@ -145,10 +161,12 @@ describe.each(buses)('no loss on the %s bus: kill -9 during a provider outage', 
     await db?.drop().catch(() => undefined);
   });
 
-  test('replies and a due schedule accepted during the outage: each delivered exactly once after kill -9, restart and recovery', async () => {
+  test('replies, a due schedule and bot answers accepted during the outage: each delivered exactly once after kill -9, restart and recovery', async () => {
     const login = await call(null, 'POST', '/auth/login', { email: 'owner@example.com', password: PASSWORD });
     const token = login.token as string;
-    const conn = await call(token, 'POST', '/whatsapp', { name: 'Cloud', channel: 'whatsappapi', facebookPageUserId: PHONE_ID, facebookUserToken: 'EAAG-outbox' });
+    // Two queues and a greeting: a customer who writes in gets the bot's menu.
+    const queues = [await call(token, 'POST', '/queue', { name: 'Vendas', color: '#1E88E5' }), await call(token, 'POST', '/queue', { name: 'Suporte', color: '#43A047' })];
+    const conn = await call(token, 'POST', '/whatsapp', { name: 'Cloud', channel: 'whatsappapi', facebookPageUserId: PHONE_ID, facebookUserToken: 'EAAG-outbox', greetingMessage: GREETING, queueIds: queues.map((q) => q.id) });
     const texts: string[] = [];
     for (let c = 0; c < 4; c++) {
       const contact = await call(token, 'POST', '/contacts', { name: `Cliente ${c}`, number: `55119${String(70000000 + c * 1111).padStart(8, '0')}` });
@@ -164,19 +182,31 @@ describe.each(buses)('no loss on the %s bus: kill -9 during a provider outage', 
         await call(token, 'POST', '/schedules', { body: text, contactId: contact.id, sendAt: saoPaulo(new Date(Date.now() + 8_000)) });
       }
     }
-    // Every one was tried and refused during the outage (the schedule once it fell due).
-    await waitUntil('every message tried during the outage', () => texts.every((t) => cloud.tried(t) >= 1), 120_000, node);
+    // Three customers write in: the bot answers each with its menu (the greeting), during the outage too.
+    const customers = ['5511966660001', '5511966660002', '5511966660003'];
+    for (const from of customers) {
+      const w = inbound(from, 'oi');
+      const res = await fetch(`${base}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': w.signature }, body: w.body });
+      expect(res.status).toBe(200);
+    }
+    const greetings = () => cloud.sends.filter((x) => x.text.includes(GREETING));
+    // Every one was tried and refused during the outage (the schedule once it fell due, each greeting once).
+    await waitUntil('every message tried during the outage', () => texts.every((t) => cloud.tried(t) >= 1) && new Set(greetings().map((g) => g.to)).size >= customers.length, 120_000, node, () =>
+      `${texts.filter((t) => cloud.tried(t) < 1).join(', ')}; greetings tried ${greetings().length}`);
     expect(texts.every((t) => cloud.accepted(t) === 0)).toBe(true);
 
     node!.proc.kill('SIGKILL');
     await node!.exited;
     cloud.down = false;
     await start();
-    await waitUntil('every message accepted by the provider after the restart', () => texts.every((t) => cloud.accepted(t) >= 1), 180_000, node, () =>
-      texts.filter((t) => cloud.accepted(t) < 1).map((t) => `${t} (tried ${cloud.tried(t)})`).join(', '));
-    // A while more: nothing arrives twice.
+    const acceptedGreetings = () => greetings().filter((g) => g.status === 200).length;
+    const greeted = () => new Set(greetings().filter((g) => g.status === 200).map((g) => g.to)).size;
+    await waitUntil('every message accepted by the provider after the restart', () => texts.every((t) => cloud.accepted(t) >= 1) && greeted() >= customers.length, 180_000, node, () =>
+      `${texts.filter((t) => cloud.accepted(t) < 1).map((t) => `${t} (tried ${cloud.tried(t)})`).join(', ')}; greetings accepted ${acceptedGreetings()}`);
+    // A while more: nothing arrives twice (one menu per customer).
     await new Promise((r) => setTimeout(r, 5_000));
     const twice = texts.filter((t) => cloud.accepted(t) !== 1);
     expect(twice).toEqual([]);
+    expect(acceptedGreetings()).toBe(customers.length);
   });
 });

@@ -267,8 +267,10 @@ export class Outbox {
     clearTimeout(this.pollTimer);
     clearInterval(this.renewTimer);
     clearTimeout(this.pauseTimer);
-    const deadline = Date.now() + graceMs;
-    while ((this.inFlight > 0 || this.writing) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
+    // Writes in progress finish; so do RabbitMQ confirms (short). In-process hand-overs are not waited for: their
+    // consumers may be gone already, and their rows stay to be published again at the next start.
+    const deadline = Date.now() + Math.min(graceMs, 3_000);
+    while ((this.writing || (!this.inProcess && this.inFlight > 0)) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
     clearTimeout(this.deleteLinger);
     this.deleteLinger = undefined;
     await this.flushDeletes();

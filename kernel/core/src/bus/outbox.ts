@@ -13,6 +13,7 @@ import {
   type TopicPattern,
 } from '@atendo/sdk';
 import { encodePayload, InProcessBus, type BusLogger } from './in-process';
+import { LingeringDeletes } from '../inbox/lingering-deletes';
 
 /** Options of `Outbox` (defaults: the kernel config's OUTBOX_* values). */
 export interface OutboxOptions {
@@ -53,10 +54,6 @@ interface Pending {
 const WRITE_BATCH = 500;
 /** Rows claimed from the table in one statement. */
 const CLAIM_BATCH = 200;
-/** Finished rows wait this long (milliseconds) for others to share their DELETE ... */
-const DELETE_LINGER_MS = 20;
-/** ... unless this many are waiting. */
-const DELETE_BATCH = 500;
 /** The wake-up topic of the outbox (broadcast: every node looks for rows due). */
 const WAKE_TOPIC = 'kernel.outbox.wake';
 
@@ -110,10 +107,8 @@ export class Outbox {
   private pauses = 0;
   /** Ids of the rows this node holds (waiting, in flight, or waiting for a retry). */
   private readonly held = new Set<number>();
-  private readonly done: number[] = [];
-  private deleting = false;
-  private deleteLinger: NodeJS.Timeout | undefined;
-  private deleteRetry: NodeJS.Timeout | undefined;
+  /** Published rows, deleted in groups (see LingeringDeletes). */
+  private readonly deletes: LingeringDeletes;
   private pollTimer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private claiming = false;
@@ -132,6 +127,7 @@ export class Outbox {
     this.pollMs = opts.pollMs ?? 1_000;
     this.maxHeld = opts.maxHeld ?? 10_000;
     this.inProcess = opts.bus instanceof InProcessBus ? opts.bus : undefined;
+    this.deletes = new LingeringDeletes(opts.db, 'outbox_events', (err, rows) => opts.log.warn({ err, events: rows }, 'outbox: could not delete published events; retrying'));
   }
 
   /** Rows this node holds (waiting, in flight or between tries). */
@@ -271,9 +267,7 @@ export class Outbox {
     // consumers may be gone already, and their rows stay to be published again at the next start.
     const deadline = Date.now() + Math.min(graceMs, 3_000);
     while ((this.writing || (!this.inProcess && this.inFlight > 0)) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
-    clearTimeout(this.deleteLinger);
-    this.deleteLinger = undefined;
-    await this.flushDeletes();
+    await this.deletes.stop();
     const rest = [...this.held];
     this.queue = [];
     this.head = 0;
@@ -282,7 +276,7 @@ export class Outbox {
 
   /** Resolves once this node holds nothing and writes nothing (tests). */
   async drained(): Promise<void> {
-    while (this.writing || this.writes.length || this.held.size || this.done.length || this.deleting) await new Promise<void>((r) => setTimeout(r, 10));
+    while (this.writing || this.writes.length || this.held.size || this.deletes.waiting) await new Promise<void>((r) => setTimeout(r, 10));
   }
 
   // ------------------------------------------------------------------ writing
@@ -402,8 +396,7 @@ export class Outbox {
         this.inFlight--;
         this.pauses = 0;
         this.held.delete(e.id);
-        this.done.push(e.id);
-        this.scheduleDeletes();
+        this.deletes.add(e.id, this.stopped);
         // Rows wait in the table (written while memory was full): take more once there is room again.
         if (this.more && this.held.size <= this.maxHeld / 2) void this.claim();
       },
@@ -441,45 +434,6 @@ export class Outbox {
     await this.opts.db
       .raw('UPDATE outbox_events SET lease_until = now() + make_interval(secs => ?) WHERE id = ANY(?::bigint[])', [this.opts.leaseMs / 1000, [...this.held]])
       .catch((err: unknown) => this.opts.log.warn({ err }, 'outbox: could not renew leases'));
-  }
-
-  private scheduleDeletes(): void {
-    if (this.done.length >= DELETE_BATCH) {
-      clearTimeout(this.deleteLinger);
-      this.deleteLinger = undefined;
-      void this.flushDeletes();
-      return;
-    }
-    if (this.deleteLinger) return;
-    this.deleteLinger = setTimeout(() => {
-      this.deleteLinger = undefined;
-      void this.flushDeletes();
-    }, DELETE_LINGER_MS);
-    this.deleteLinger.unref?.();
-  }
-
-  /** Deletes the published rows, all together; retried later on failure (until then they may be published again). */
-  private async flushDeletes(): Promise<void> {
-    if (this.deleting || !this.done.length) return;
-    this.deleting = true;
-    const ids = this.done.splice(0, 5_000);
-    try {
-      await this.opts.db.raw('DELETE FROM outbox_events WHERE id = ANY(?::bigint[])', [ids]);
-    } catch (err) {
-      this.done.unshift(...ids);
-      if (!this.deleteRetry && !this.stopped) {
-        this.opts.log.warn({ err, events: ids.length }, 'outbox: could not delete published events; retrying');
-        this.deleteRetry = setTimeout(() => {
-          this.deleteRetry = undefined;
-          void this.flushDeletes();
-        }, 1_000);
-        this.deleteRetry.unref?.();
-      }
-      return;
-    } finally {
-      this.deleting = false;
-    }
-    if (this.done.length) void this.flushDeletes();
   }
 
   /** Claims rows due (other nodes' leftovers, a previous run's, those written while memory was full). */

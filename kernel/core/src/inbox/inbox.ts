@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { AppError, isOutage, PermanentError, type Bus, type Inbox, type InboxEvent, type InboxHandler, type InboxItem } from '@atendo/sdk';
 import { OUTAGE_RETRY_MAX_MS, outageDelay, type BusLogger } from '../bus/in-process';
+import { LingeringDeletes } from './lingering-deletes';
 
 /** Options of `DurableInbox` (defaults: the kernel config's INBOX_* values). */
 export interface DurableInboxOptions {
@@ -26,10 +27,6 @@ export interface DurableInboxOptions {
 const WRITE_BATCH = 500;
 /** Events claimed from the table in one statement. */
 const CLAIM_BATCH = 64;
-/** Finished rows wait this long (milliseconds) for others to share their DELETE ... */
-const DELETE_LINGER_MS = 20;
-/** ... unless this many are waiting. */
-const DELETE_BATCH = 500;
 /** Events kept in this node's memory (claimed, waiting for a handler slot); more wait in the table. */
 const LOCAL_MAX = 2_000;
 /** Longest delay between two tries of an event whose handler fails (not an outage), ms. */
@@ -83,13 +80,10 @@ export class DurableInbox implements Inbox {
   private readonly held = new Set<number>();
   private running = 0;
   private readonly idle = new Set<() => void>();
-  private readonly done: number[] = [];
-  private deleting = false;
-  private deleteRetry: NodeJS.Timeout | undefined;
+  /** Finished rows, deleted in groups (see LingeringDeletes). */
+  private readonly deletes: LingeringDeletes;
   /** A backlog count was due while an INSERT was in flight: it runs once that INSERT is done. */
   private countWanted = false;
-  /** The pending linger of the finished rows' DELETE (DELETE_LINGER_MS). */
-  private deleteLinger: NodeJS.Timeout | undefined;
   private claiming = false;
   /** The last claim filled a whole batch: more are waiting in the table. */
   private more = false;
@@ -104,6 +98,9 @@ export class DurableInbox implements Inbox {
 
   constructor(private readonly opts: DurableInboxOptions) {
     this.pollMs = opts.pollMs ?? 1_000;
+    this.deletes = new LingeringDeletes(opts.db, 'inbox_events', (err, rows) =>
+      opts.log.warn({ err, events: rows }, 'inbox: could not delete finished events; retrying (until then they may be handled again)'),
+    );
   }
 
   /** Events this node holds (waiting for a handler or running). */
@@ -169,8 +166,6 @@ export class DurableInbox implements Inbox {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.pollTimer);
-    clearTimeout(this.deleteLinger);
-    this.deleteLinger = undefined;
     for (const t of this.retryTimers) clearTimeout(t);
     this.retryTimers.clear();
     const waiting = this.local.slice(this.head).map((e) => e.id);
@@ -179,7 +174,7 @@ export class DurableInbox implements Inbox {
     for (const id of waiting) this.held.delete(id);
     const deadline = Date.now() + graceMs;
     while ((this.running > 0 || this.writing) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, 20));
-    await this.flushDeletes();
+    await this.deletes.stop();
     if (waiting.length) {
       await this.opts.db.raw('UPDATE inbox_events SET lease_until = NULL WHERE id = ANY(?::bigint[])', [waiting]).catch(() => undefined);
     }
@@ -187,7 +182,7 @@ export class DurableInbox implements Inbox {
 
   /** Resolves once nothing is waiting or running on this node (tests). */
   async drained(): Promise<void> {
-    while (this.writing || this.writes.length || this.held.size || this.done.length || this.deleting) await new Promise<void>((r) => setTimeout(r, 10));
+    while (this.writing || this.writes.length || this.held.size || this.deletes.waiting) await new Promise<void>((r) => setTimeout(r, 10));
   }
 
   // ------------------------------------------------------------------ writing
@@ -329,9 +324,8 @@ export class DurableInbox implements Inbox {
       if (!handler) throw new Error(`inbox: no handler for source ${e.source}`);
       await handler(e);
       this.held.delete(e.id);
-      this.done.push(e.id);
       this.backlog.since--;
-      this.scheduleDeletes();
+      this.deletes.add(e.id, this.stopped);
     } catch (err) {
       await this.failed(e, err);
     } finally {
@@ -382,50 +376,6 @@ export class DurableInbox implements Inbox {
       // The table cannot be written: the lease runs out and the event is handled again.
       this.opts.log.warn({ err: dbErr, id: e.id }, 'inbox: could not record a failed try; the event is retried after its lease');
     }
-  }
-
-  /**
-   * Finished rows are deleted DELETE_LINGER_MS after the first of them (or at once when DELETE_BATCH are
-   * waiting): nobody waits for the DELETE, and a burst then costs one statement per hundreds of events. A
-   * crash in between leaves them to be handled again, as for any finished row not yet deleted.
-   */
-  private scheduleDeletes(): void {
-    if (this.done.length >= DELETE_BATCH || this.stopped) {
-      clearTimeout(this.deleteLinger);
-      this.deleteLinger = undefined;
-      void this.flushDeletes();
-      return;
-    }
-    if (this.deleteLinger) return;
-    this.deleteLinger = setTimeout(() => {
-      this.deleteLinger = undefined;
-      void this.flushDeletes();
-    }, DELETE_LINGER_MS);
-    this.deleteLinger.unref?.();
-  }
-
-  /** Deletes the finished events, all together, one statement at a time; retried later on failure. */
-  private async flushDeletes(): Promise<void> {
-    if (this.deleting || !this.done.length) return;
-    this.deleting = true;
-    const ids = this.done.splice(0, 5_000);
-    try {
-      await this.opts.db.raw('DELETE FROM inbox_events WHERE id = ANY(?::bigint[])', [ids]);
-    } catch (err) {
-      this.done.unshift(...ids);
-      if (!this.deleteRetry && !this.stopped) {
-        this.opts.log.warn({ err, events: ids.length }, 'inbox: could not delete finished events; retrying (until then they may be handled again)');
-        this.deleteRetry = setTimeout(() => {
-          this.deleteRetry = undefined;
-          void this.flushDeletes();
-        }, 1_000);
-        this.deleteRetry.unref?.();
-      }
-      return;
-    } finally {
-      this.deleting = false;
-    }
-    if (this.done.length) void this.flushDeletes();
   }
 
   /** Claims due events of the sources with a handler, when this node has room. */

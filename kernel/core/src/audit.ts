@@ -21,7 +21,7 @@ function toEntry(row: Record<string, unknown>): AuditEntry {
 
 /**
  * The kernel's audit log (`ctx.audit`, SDK audit.ts): appends to `audit_logs` (append-only in the database:
- * see the migration 20261207000100_audit_logs) and reads it for `GET /audit-logs`.
+ * see the migration 20261207000130_audit_logs) and reads it for `GET /audit-logs`.
  */
 export class AuditLog implements AuditService {
   constructor(private readonly db: Knex) {}

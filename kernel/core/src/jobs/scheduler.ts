@@ -55,7 +55,7 @@ export interface SchedulerOptions {
   deadAfterMs?: number;
 }
 
-/** The heartbeat table (kernel migration 20261207000100_job_workers). */
+/** The heartbeat table (kernel migration 20261207000120_job_workers). */
 const WORKERS_TABLE = 'kernel_job_workers';
 
 /** Scheduler lag, for /metrics: how late jobs start compared with when they were due. */

@@ -46,8 +46,10 @@ test('admins export a contact and anonymize it after ticking the confirmation; u
   await waitFor(() => expect(created).toEqual(['blob']));
   expect(calls.some((c) => c.method === 'GET' && c.url.endsWith('/contacts/1/export'))).toBe(true);
 
+  // The export's run ends (its buttons are enabled again) before the next action.
+  await waitFor(() => expect((screen.getByTestId('contact-anonymize-1') as HTMLButtonElement).disabled).toBe(false));
   fireEvent.click(screen.getByTestId('contact-anonymize-1'));
-  const dialog = within(screen.getByRole('dialog', { name: contactPrivacyTexts('pt-BR').confirmTitle }));
+  const dialog = within(await screen.findByRole('dialog', { name: contactPrivacyTexts('pt-BR').confirmTitle }));
   const confirm = dialog.getByTestId('anonymize-confirm') as HTMLButtonElement;
   expect(confirm.disabled).toBe(true);
   fireEvent.click(confirm);

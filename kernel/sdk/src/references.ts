@@ -25,7 +25,8 @@ export interface References {
   /**
    * Throws unless every id (null, undefined, 0 and '' are "none" and pass) is a record of `kind` of
    * `companyId`: the owner's 404 code; when no loaded plugin owns `kind`, 400 ERR_VALIDATION (nothing it
-   * could refer to exists).
+   * could refer to exists), except for `integration`: without the integrations plugin, an integration id names
+   * a third party's conversation handler (SDK `conversationHandlers`), which no table holds.
    */
   assert(companyId: number, kind: ReferenceKind, ids: number | readonly number[] | null | undefined, field: string): Promise<void>;
 }
@@ -45,7 +46,11 @@ export function createReferences(): References {
       const wanted = [...new Set((Array.isArray(ids) ? ids : [ids]).filter((v): v is number => typeof v === 'number' && v > 0))];
       if (!wanted.length) return;
       const p = providers.get(kind);
-      if (!p) throw new AppError('ERR_VALIDATION', `${field}: no ${kind} can be referred to here`);
+      if (!p) {
+        // A third party's conversation handler may answer for an integration id of its own (no table to check).
+        if (kind === 'integration') return;
+        throw new AppError('ERR_VALIDATION', `${field}: no ${kind} can be referred to here`);
+      }
       const found = new Set(await p.existing(companyId, wanted));
       if (wanted.some((id) => !found.has(id))) throw new AppError(p.code);
     },

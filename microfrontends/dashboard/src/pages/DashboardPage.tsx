@@ -175,16 +175,16 @@ export function DashboardPage() {
               error={perQueue.error}
               onRetry={() => void perQueue.refetch()}
               empty={!perQueue.data?.length}
-              csv={{ name: 'tickets-por-departamento.csv', header: [t('columns.queue'), t('columns.tickets')], rows: () => (perQueue.data ?? []).map((r) => [r.name || t('noQueue'), r.quantidade]) }}
+              csv={{ name: 'tickets-por-departamento.csv', header: [t('columns.queue'), t('columns.tickets')], rows: () => (Array.isArray(perQueue.data) ? perQueue.data : []).map((r) => [r.name || t('noQueue'), r.quantidade]) }}
             >
               <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width: 520, height: CHART_HEIGHT }}>
-                <BarChart data={(perQueue.data ?? []).map((r) => ({ name: r.name || t('noQueue'), total: r.quantidade, color: r.color }))}>
+                <BarChart data={(Array.isArray(perQueue.data) ? perQueue.data : []).map((r) => ({ name: r.name || t('noQueue'), total: r.quantidade, color: r.color }))}>
                   <CartesianGrid strokeDasharray="3 3" />
                   <XAxis dataKey="name" />
                   <YAxis allowDecimals={false} />
                   <Tooltip />
                   <Bar dataKey="total" name={t('columns.tickets')}>
-                    {(perQueue.data ?? []).map((r) => (
+                    {(Array.isArray(perQueue.data) ? perQueue.data : []).map((r) => (
                       <Cell key={r.queueId} fill={r.color} />
                     ))}
                   </Bar>

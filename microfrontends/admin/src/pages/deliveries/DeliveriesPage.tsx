@@ -5,19 +5,10 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { toastError, useSessionUser } from '@atendo/web-api';
 import { Button, Card, EmptyState, Loading, Title } from '@atendo/web-ui';
+import { ListFrame } from '@atendo/web-kit';
 import { useErrorToast } from '../../lib/hooks';
 import { Chip, ConfirmDialog } from '../../lib/parts';
 import { deliveryKeys, fetchDeadLetters, fetchFailedSends, redrive, resendAll, resendOne, type DeadLetter, type FailedSend, type Paged } from './api';
-
-const Wrapper = styled.div`
-  display: flex;
-  flex-direction: column;
-  gap: ${(p) => p.theme.space(2)};
-  height: 100%;
-  min-height: 0;
-  padding: ${(p) => p.theme.space(3)};
-  box-sizing: border-box;
-`;
 
 const Header = styled.header`
   display: flex;
@@ -253,7 +244,7 @@ export function DeliveriesPage() {
 
   const count = current.data?.count ?? 0;
   return (
-    <Wrapper data-testid="deliveries-page">
+    <ListFrame data-testid="deliveries-page">
       <Header>
         <Title as="h1">{t('deliveries.title')}</Title>
         {current.data ? <small data-testid="deliveries-count">{t('deliveries.count', { count })}</small> : null}
@@ -291,6 +282,6 @@ export function DeliveriesPage() {
         onConfirm={runAll}
         onClose={() => setConfirmAll(null)}
       />
-    </Wrapper>
+    </ListFrame>
   );
 }

@@ -476,8 +476,11 @@ describe('connections plugin', () => {
     // Digit strings of text inputs are numbers.
     const texts = await create(A.admin, { expiresTicket: '45', maxUseBotQueuesNPS: '2', integrationId: '' });
     expect(texts).toMatchObject({ expiresTicket: 45, maxUseBotQueuesNPS: 2, integrationId: null });
-    // No integrations plugin here: no id can name one (issue 37 item 5; foreign-ids.test.ts checks them with it).
-    expect((await post(A.admin, { name: uniqueName(), integrationId: '7' })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    // No integrations plugin here: an integration id may name a third party's conversation handler (SDK
+    // conversationHandlers), so it is kept (foreign-ids.test.ts checks ids against the integrations plugin).
+    expect((await post(A.admin, { name: uniqueName(), integrationId: '7' })).json()).toMatchObject({ integrationId: 7 });
+    // A prompt id with no prompts plugin loaded names nothing.
+    expect((await post(A.admin, { name: uniqueName(), promptId: '7' })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
   });
 
   test('updateStatus validates its input; unknown ids are 404', async () => {

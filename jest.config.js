@@ -31,5 +31,8 @@ module.exports = {
   globalSetup: '<rootDir>/kernel/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/kernel/testing/src/global-teardown.ts',
   testTimeout: 30000,
+  // Two workers (scripts/test.mjs), each test kernel on a database and a RabbitMQ exchange of its own; a
+  // worker whose heap passed this after a test file is replaced (the OOM of one long-lived process).
   maxWorkers: 2,
+  workerIdleMemoryLimit: '2GB',
 };

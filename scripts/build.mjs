@@ -15,9 +15,14 @@
 //
 //   node scripts/build.mjs                 server code + web UI
 //   node scripts/build.mjs --server-only   server code only (a few seconds)
-//   node scripts/build.mjs --force         rebuild the web UI even when fresh
+//   node scripts/build.mjs --force         rebuild everything even when fresh
+//
+// The server code is rebuilt only when a source is newer than the last build (the stamp
+// shell/dist-server/.server-build.json), the web UI likewise per package. Builds hold the checkout's build
+// lock (scripts/build-lock.mjs), so parallel test workers never write the same dist/ at once.
 import { build } from 'esbuild';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { withBuildLock } from './build-lock.mjs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,21 +83,59 @@ async function buildPackage(dir) {
   return ts.length + other.length;
 }
 
-export async function buildServer() {
-  const t0 = Date.now();
-  let n = 0;
-  const pkgs = serverPackages();
-  for (const dir of pkgs) n += await buildPackage(dir);
-  // The web server: one file, its dependencies (fastify, @fastify/*) stay in node_modules.
-  rmSync(join(ROOT, 'shell/dist-server'), { recursive: true, force: true });
-  await build({ ...ESBUILD, entryPoints: [join(ROOT, 'shell/serve.ts')], outdir: join(ROOT, 'shell/dist-server'), bundle: false });
-  // The CommonJS helpers it requires beside it (e.g. area-manifests.cjs).
-  for (const name of readdirSync(join(ROOT, 'shell'))) if (name.endsWith('.cjs')) cpSync(join(ROOT, 'shell', name), join(ROOT, 'shell/dist-server', name));
-  say(`server: ${pkgs.length} packages, ${n + 1} files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+const STAMP = join(ROOT, 'shell/dist-server/.server-build.json');
+
+/** Newest modification time (ms) of the files the server build reads. */
+function newestServerSource(pkgs) {
+  let max = statSync(fileURLToPath(import.meta.url)).mtimeMs;
+  const consider = (f) => {
+    if (existsSync(f)) max = Math.max(max, statSync(f).mtimeMs);
+  };
+  for (const dir of pkgs) {
+    consider(join(ROOT, dir, 'package.json'));
+    for (const f of [...walk(join(ROOT, dir, 'src')), ...walk(join(ROOT, dir, 'migrations'))]) consider(f);
+  }
+  consider(join(ROOT, 'shell/serve.ts'));
+  for (const name of readdirSync(join(ROOT, 'shell'))) if (name.endsWith('.cjs')) consider(join(ROOT, 'shell', name));
+  return max;
+}
+
+/** Whether the last server build (its stamp) is newer than every source, for the same packages. */
+function serverFresh(pkgs, newest) {
+  if (!existsSync(STAMP)) return false;
+  try {
+    const stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+    return stamp.newest >= newest && JSON.stringify(stamp.packages) === JSON.stringify(pkgs) && pkgs.every((d) => existsSync(join(ROOT, d, 'dist')));
+  } catch {
+    return false;
+  }
+}
+
+/** Compiles the server packages and the web server (skipped when fresh unless `force`). */
+export async function buildServer({ force = false } = {}) {
+  return withBuildLock(async () => {
+    const t0 = Date.now();
+    const pkgs = serverPackages();
+    const newest = newestServerSource(pkgs);
+    if (!force && serverFresh(pkgs, newest)) {
+      say(`server: ${pkgs.length} packages up to date`);
+      return;
+    }
+    rmSync(STAMP, { force: true });
+    let n = 0;
+    for (const dir of pkgs) n += await buildPackage(dir);
+    // The web server: one file, its dependencies (fastify, @fastify/*) stay in node_modules.
+    rmSync(join(ROOT, 'shell/dist-server'), { recursive: true, force: true });
+    await build({ ...ESBUILD, entryPoints: [join(ROOT, 'shell/serve.ts')], outdir: join(ROOT, 'shell/dist-server'), bundle: false });
+    // The CommonJS helpers it requires beside it (e.g. area-manifests.cjs).
+    for (const name of readdirSync(join(ROOT, 'shell'))) if (name.endsWith('.cjs')) cpSync(join(ROOT, 'shell', name), join(ROOT, 'shell/dist-server', name));
+    writeFileSync(STAMP, JSON.stringify({ newest, packages: pkgs }));
+    say(`server: ${pkgs.length} packages, ${n + 1} files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  });
 }
 
 async function main() {
-  await buildServer();
+  await buildServer({ force: args.has('--force') });
   if (args.has('--server-only')) return;
   const { buildWeb } = await import('./start.mjs');
   if (!buildWeb({ force: args.has('--force') })) {

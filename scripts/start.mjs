@@ -24,6 +24,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { withBuildLock } from './build-lock.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -62,8 +63,15 @@ function webPackages() {
   return pkgs;
 }
 
-/** Builds each web package whose output is missing or older than its sources. Returns false if the shell failed. */
+/**
+ * Builds each web package whose output is missing or older than its sources. Returns false if the shell failed.
+ * Holds the checkout's build lock (scripts/build-lock.mjs): a second caller waits, then finds the UI fresh.
+ */
 export function buildWeb({ force = false } = {}) {
+  return withBuildLock(() => buildWebUnlocked(force));
+}
+
+function buildWebUnlocked(force) {
   let ok = true;
   for (const pkg of webPackages()) {
     const dir = join(ROOT, pkg.dir);

@@ -28,7 +28,7 @@ const TTL_MS = 5000;
 
 /** The `compliance_settings` rows (the plugin's own table), with a short per-node cache for the inbound path. */
 export class SettingsStore {
-  private readonly cache = new Map<number, { at: number; value: ComplianceSettings }>();
+  private readonly cache = new Map<number, { at: number; value: Promise<ComplianceSettings> }>();
 
   constructor(private readonly db: Knex) {}
 
@@ -42,12 +42,17 @@ export class SettingsStore {
     };
   }
 
-  /** `get`, cached for a few seconds (the inbound pre-check runs per message). */
-  async cached(companyId: number): Promise<ComplianceSettings> {
+  /** `get`, cached for a few seconds (the inbound pre-check runs per message); concurrent misses share one read. */
+  cached(companyId: number): Promise<ComplianceSettings> {
     const hit = this.cache.get(companyId);
     if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
-    const value = await this.get(companyId);
-    this.cache.set(companyId, { at: Date.now(), value });
+    const value = this.get(companyId);
+    const entry = { at: Date.now(), value };
+    this.cache.set(companyId, entry);
+    // A failed read is not kept: the next message asks again.
+    value.catch(() => {
+      if (this.cache.get(companyId) === entry) this.cache.delete(companyId);
+    });
     return value;
   }
 

@@ -3,7 +3,8 @@
  *
  * A kernel runs as its own process (the TypeScript sources through tsx's loader) on a fresh database, with the WhatsApp
  * Cloud API replaced by a local stand-in that answers every send 503 (`is_transient`) while "down". Attendant
- * replies on several tickets and a schedule that falls due during the outage are accepted (200); once each of them
+ * replies on several tickets, a schedule that falls due during the outage, a campaign's items and the bot's
+ * answers to customers who write in are accepted (200); once each of them
  * was tried and refused at least once, the kernel is killed with SIGKILL. A new kernel starts on the same data, the
  * provider comes back, and every message must reach the provider exactly once (one accepted send per text, none
  * twice). Run on the in-process bus (the default `npm start`) and, when AMQP_URL is set, on RabbitMQ.
@@ -161,7 +162,7 @@ describe.each(buses)('no loss on the %s bus: kill -9 during a provider outage', 
     await db?.drop().catch(() => undefined);
   });
 
-  test('replies, a due schedule and bot answers accepted during the outage: each delivered exactly once after kill -9, restart and recovery', async () => {
+  test('replies, a due schedule, campaign items and bot answers accepted during the outage: each delivered exactly once after kill -9, restart and recovery', async () => {
     const login = await call(null, 'POST', '/auth/login', { email: 'owner@example.com', password: PASSWORD });
     const token = login.token as string;
     // Two queues and a greeting: a customer who writes in gets the bot's menu.
@@ -182,6 +183,15 @@ describe.each(buses)('no loss on the %s bus: kill -9 during a provider outage', 
         await call(token, 'POST', '/schedules', { body: text, contactId: contact.id, sendAt: saoPaulo(new Date(Date.now() + 8_000)) });
       }
     }
+    // A campaign to three new numbers, launched at once (no interval between its items).
+    await call(token, 'POST', '/campaign-settings', { settings: { messageInterval: 0 } });
+    const list = await call(token, 'POST', '/contact-lists', { name: `Lista ${busName}` });
+    const campaignText = `campaign-${busName}-${randomBytes(3).toString('hex')}`;
+    for (const [i, name] of ['Ana', 'Bia', 'Caio'].entries()) {
+      await call(token, 'POST', '/contact-list-items', { name, number: `55119${String(80000000 + i * 1111).padStart(8, '0')}`, contactListId: list.id });
+      texts.push(`${campaignText} ${name}`);
+    }
+    await call(token, 'POST', '/campaigns', { name: `Campanha ${busName}`, contactListId: list.id, whatsappId: conn.id, message1: `${campaignText} {nome}`, scheduledAt: new Date(Date.now() - 1000).toISOString() });
     // Three customers write in: the bot answers each with its menu (the greeting), during the outage too.
     const customers = ['5511966660001', '5511966660002', '5511966660003'];
     for (const from of customers) {

@@ -225,6 +225,43 @@ describe('dead letters: GET /dead-letters and POST /dead-letters/redrive', () =>
     expect((await list(B.admin)).count).toBe(1);
   });
 
+  test('in-process redrive: the stored dead letter is deleted only once its consumer handled it; a crash meanwhile leaves it marked', async () => {
+    const store = new DeadLetterStore(k.db, quiet);
+    const topic = `test.redrive.${randomUUID().slice(0, 8)}`;
+    const queue = `q-${topic}`;
+    const [{ id }] = (
+      await k.db.raw('INSERT INTO bus_dead_letters (queue, message_id, topic, payload, headers, attempt, error, company_id, redrive_at) VALUES (?, ?, ?, ?::jsonb, ?::jsonb, 1, ?, 5, now()) RETURNING id', [queue, `m-${topic}`, topic, JSON.stringify({ companyId: 5 }), '{}', 'refused'])
+    ).rows as { id: string }[];
+    const marked = async () => ((await k.db.raw('SELECT redrive_at IS NOT NULL AS marked FROM bus_dead_letters WHERE id = ?', [id])).rows[0] as { marked: boolean } | undefined)?.marked;
+
+    // A process whose consumer is slow dies while the message waits in memory: the row stays, still marked.
+    const first = new InProcessBus({ broker: new InProcessBroker(), privateBroker: true, logger: quiet });
+    let release!: () => void;
+    const started = new Promise<void>((r) => (release = r));
+    await first.subscribe(topic, () => {
+      release();
+      return new Promise(() => undefined); // never finishes: the process "dies" first
+    }, { queue });
+    expect(await store.redriveMarked(first)).toBe(1);
+    await started;
+    expect(await store.redriveMarked(first)).toBe(0); // already in memory: not put back twice
+    void first.close();
+    await sleep(50);
+    expect(await marked()).toBe(true);
+
+    // The next process puts it back again; once its consumer handled it, the row is gone.
+    const store2 = new DeadLetterStore(k.db, quiet);
+    const second = new InProcessBus({ broker: new InProcessBroker(), privateBroker: true, logger: quiet });
+    const handled: unknown[] = [];
+    await second.subscribe(topic, (m) => {
+      handled.push(m.payload);
+    }, { queue });
+    expect(await store2.redriveMarked(second)).toBe(1);
+    await waitFor(async () => (await marked()) === undefined, 10_000);
+    expect(handled).toEqual([{ companyId: 5 }]);
+    await second.close();
+  });
+
   test('the store lists dead outbox events with their company and puts them back to pending', async () => {
     const store = new DeadLetterStore(k.db, quiet);
     const [{ id }] = (

@@ -521,6 +521,36 @@ export class InProcessBus implements Bus {
     return n;
   }
 
+  /**
+   * Puts one message (a dead letter kept in PostgreSQL) back into `queue` with attempt 1 and answers a promise
+   * settled once the queue's consumer handled it (resolved) or dead-lettered it again (resolved: the sink kept
+   * the new dead letter); rejected when the bus closes first. Answers null when this instance has no such queue
+   * (nothing was put back). The caller deletes its stored copy only when the promise resolves, so a crash
+   * while the message waits in memory leaves the stored copy to be put back at the next start.
+   */
+  redriveTracked(queue: string, m: BusMessage): Promise<void> | null {
+    if (this.closed) throw new Error('bus is closed');
+    const q = this.broker.queues.get(queue);
+    if (!q || q.broadcast) return null;
+    return new Promise<void>((resolve, reject) => {
+      const tracker: DurableTracker = {
+        pending: 1,
+        settleOnDeadLetter: true,
+        failed: undefined,
+        resolve: () => {
+          this.trackers.delete(tracker);
+          resolve();
+        },
+        reject: (err) => {
+          this.trackers.delete(tracker);
+          reject(err);
+        },
+      };
+      this.trackers.add(tracker);
+      this.broker.enqueue(q, { msg: { id: m.id, topic: m.topic, json: encodePayload(m.payload), headers: { ...m.headers }, publishedAt: m.publishedAt }, attempt: 1, tracker });
+    });
+  }
+
   /** True until `close()` is called. */
   isReady(): boolean {
     return !this.closed;

@@ -132,6 +132,7 @@ export class DeadLetterStore {
    * skipped) and deletes them in the same transaction; returns how many.
    */
   async redriveMarked(bus: Bus): Promise<number> {
+    if (bus instanceof InProcessBus) return this.redriveInMemory(bus);
     return this.db.transaction(async (trx) => {
       const { rows } = (await trx.raw(
         'SELECT id, queue, message_id, topic, payload, headers, published_at FROM bus_dead_letters WHERE redrive_at IS NOT NULL ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED',
@@ -148,8 +149,7 @@ export class DeadLetterStore {
       const done: string[] = [];
       for (const [queue, { ids, messages }] of byQueue) {
         let put = 0;
-        if (bus instanceof InProcessBus) put = bus.redrive(queue, { messages });
-        else if (bus instanceof RabbitMqBus) put = await bus.redrive(queue, { messages });
+        if (bus instanceof RabbitMqBus) put = await bus.redrive(queue, { messages });
         n += put;
         // A queue nobody declared (yet) in this process: left marked, tried again later.
         if (put) done.push(...ids);
@@ -158,6 +158,38 @@ export class DeadLetterStore {
       if (n) this.log.info({ messages: n, queues: [...byQueue.keys()] }, 'bus: dead letters put back into their queues (redrive)');
       return n;
     });
+  }
+
+  /** Ids of marked rows this process put back into its in-process queues, waiting for their consumer. */
+  private readonly inMemory = new Set<string>();
+
+  /**
+   * The in-process bus's redrive: each marked row goes back into its queue and is deleted only once its consumer
+   * handled it (or dead-lettered it again, as a new row): a crash meanwhile leaves the row marked, put back at the
+   * next start. Rows already waiting in memory are skipped.
+   */
+  private async redriveInMemory(bus: InProcessBus): Promise<number> {
+    const skip = [...this.inMemory];
+    const { rows } = (await this.db.raw(
+      `SELECT id, queue, message_id, topic, payload, headers, published_at FROM bus_dead_letters
+       WHERE redrive_at IS NOT NULL AND NOT (id = ANY(?::bigint[])) ORDER BY id LIMIT 500`,
+      [skip],
+    )) as { rows: { id: string; queue: string; message_id: string; topic: string; payload: unknown; headers: Record<string, string>; published_at: Date | null }[] };
+    let n = 0;
+    for (const r of rows) {
+      const id = String(r.id);
+      const settled = bus.redriveTracked(r.queue, { id: r.message_id, topic: r.topic, payload: r.payload, headers: r.headers ?? {}, publishedAt: (r.published_at ?? new Date()).toISOString(), attempt: 1 });
+      // A queue nobody declared (yet) in this process: left marked, tried again later.
+      if (!settled) continue;
+      n++;
+      this.inMemory.add(id);
+      settled
+        .then(() => this.db.raw('DELETE FROM bus_dead_letters WHERE id = ?', [id]))
+        .catch((err: unknown) => this.log.warn({ err, id }, 'bus: a redriven dead letter was not confirmed; it stays marked'))
+        .finally(() => this.inMemory.delete(id));
+    }
+    if (n) this.log.info({ messages: n }, 'bus: dead letters put back into their queues (redrive)');
+    return n;
   }
 
   /** Looks for rows marked for redrive now and every `everyMs`. */

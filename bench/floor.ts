@@ -11,6 +11,9 @@
  * - `GET /tickets` (cached): the JWT check, then the same JSON bytes from memory (what Atendo's answer
  *   cache does on a hit).
  *
+ * - the bare floor (inbound rows, issue 36): `node:http` and `pg` only, the HMAC check and one
+ *   `INSERT … ON CONFLICT DO NOTHING` per signed webhook; its ratio ("bare ratio") is the stricter target.
+ *
  * Atendo runs in two child processes on the seeded company of bench/seed-tickets.ts (100,000 tickets; the
  * admin, page 1 of the pending tab with showAll): one as configured by default (answer cache on), one with
  * TICKETS_LIST_CACHE_MS=0 (every request computes its answer: the uncached row). Every server is a child
@@ -151,6 +154,48 @@ async function floor(): Promise<void> {
     if (m === 'stop') void app.close().then(() => pool.end()).then(() => process.exit(0));
   });
   process.send!({ role: 'floor', base });
+}
+
+/**
+ * Child: the bare floor (issue 36): `node:http` and `pg`, nothing else. POST /webhook reads the body, checks
+ * Meta's HMAC, parses the JSON and stores each message with one `INSERT … ON CONFLICT DO NOTHING` (the
+ * messages table's (company_id, wid) index) before answering 200: the least any server can do per signed
+ * webhook on this machine.
+ */
+async function bareFloor(): Promise<void> {
+  const cfg = await new Promise<{ appSecret: string; companyId: number; ticketId: number; url: string }>((resolve) => process.once('message', (m) => resolve(m as never)));
+  const pool = new pg.Pool({ connectionString: cfg.url, max: Number(process.env.DB_POOL_MAX ?? 10) });
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const expected = Buffer.from(`sha256=${createHmac('sha256', cfg.appSecret).update(raw).digest('hex')}`);
+      const got = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
+      if (req.method !== 'POST' || got.length !== expected.length || !timingSafeEqual(got, expected)) {
+        res.writeHead(401).end();
+        return;
+      }
+      const payload = JSON.parse(raw.toString('utf8')) as MetaPayload;
+      const messages = payload.entry.flatMap((e) => e.changes.flatMap((c) => c.value.messages ?? []));
+      pool
+        .query(
+          'INSERT INTO messages (company_id, ticket_id, wid, body, from_me) SELECT $1, $2, w, b, false FROM unnest($3::text[], $4::text[]) AS m(w, b) ON CONFLICT (company_id, wid) WHERE wid IS NOT NULL DO NOTHING',
+          [cfg.companyId, cfg.ticketId, messages.map((m) => m.id), messages.map((m) => m.text?.body ?? '')],
+        )
+        .then(
+          () => res.writeHead(200, { 'content-type': 'text/plain' }).end('EVENT_RECEIVED'),
+          () => res.writeHead(500).end(),
+        );
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  process.on('message', (m) => {
+    if (m === 'stop') server.close(() => void pool.end().then(() => process.exit(0)));
+  });
+  process.send!({ role: 'bare', base: `http://127.0.0.1:${port}` });
 }
 
 /** The part of a WhatsApp Cloud webhook the floor reads. */
@@ -388,6 +433,8 @@ async function main(): Promise<void> {
     });
     children.push(fl.child);
     const floorReady = fl.ready;
+    const bare = await start<{ base: string }>('bare', env, { appSecret, companyId: inboundReady.companyId, ticketId, url: inboundUrl.toString() });
+    children.push(bare.child);
     const token = uncached.ready.token;
     const backends = async (): Promise<number[]> =>
       (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [uncached.ready.dbName])).rows.map((r: { pid: number }) => r.pid);
@@ -444,11 +491,16 @@ async function main(): Promise<void> {
       const load = os.loadavg()[0];
       const a = await webhookLoad(`${inboundReady.base}/webhook`, inboundChild.pid!, connections, inboundOpts);
       const f = await webhookLoad(`${floorReady.base}/webhook`, fl.child.pid!, connections, inboundOpts);
+      const b = await webhookLoad(`${bare.ready.base}/webhook`, bare.child.pid!, connections, inboundOpts);
       rows.push({
         case: `inbound webhooks @${connections}`,
         'atendo req/s': a.rps,
         'floor req/s': f.rps,
         'req/s ratio': ratio(a.rps, f.rps),
+        'bare floor req/s': b.rps,
+        'bare ratio': ratio(a.rps, b.rps),
+        'bare floor API ms/req': Number(b.apiCpu.toFixed(3)),
+        'bare API CPU ratio': ratio(a.apiCpu, b.apiCpu),
         'atendo p99 ms': a.p99,
         'floor p99 ms': f.p99,
         'atendo API ms/req': Number(a.apiCpu.toFixed(3)),
@@ -456,7 +508,7 @@ async function main(): Promise<void> {
         'API CPU ratio': ratio(a.apiCpu, f.apiCpu),
         'atendo DB ms/req': Number(a.dbCpu.toFixed(3)),
         'floor DB ms/req': Number(f.dbCpu.toFixed(3)),
-        errors: a.errors + f.errors,
+        errors: a.errors + f.errors + b.errors,
         'load avg': Number(load.toFixed(1)),
       });
       console.log(JSON.stringify(rows[rows.length - 1]));
@@ -464,7 +516,7 @@ async function main(): Promise<void> {
     console.table(rows);
     console.log('(inbound rows: req/s = messages stored per second, including the time Atendo takes to store what it acknowledged; CPU per stored message)');
     console.log(`RSS after the runs (MiB): atendo cached ${rssMiB(cachedAtendo.child.pid!)}, atendo uncached ${rssMiB(uncached.child.pid!)}, floor ${rssMiB(fl.child.pid!)}`);
-    console.log(`RSS idle / after the webhook runs (MiB): atendo (every plugin) ${inboundIdle} / ${rssMiB(inboundChild.pid!)}, floor ${floorIdle} / ${rssMiB(fl.child.pid!)}`);
+    console.log(`RSS idle / after the webhook runs (MiB): atendo (every plugin) ${inboundIdle} / ${rssMiB(inboundChild.pid!)}, floor ${floorIdle} / ${rssMiB(fl.child.pid!)}, bare floor ${rssMiB(bare.child.pid!)}`);
     if (rows.some((r) => Number(r.errors) > 0)) throw new Error('some requests failed (see the errors column)');
   } finally {
     await db.end();
@@ -475,7 +527,7 @@ async function main(): Promise<void> {
 }
 
 const role = process.env.BENCH_ROLE;
-(role === 'atendo' ? atendo() : role === 'floor' ? floor() : main()).catch((err) => {
+(role === 'atendo' ? atendo() : role === 'floor' ? floor() : role === 'bare' ? bareFloor() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -11,11 +11,15 @@
  * 2. The database killed (kill -9 of the postmaster) mid-stream: webhooks are answered 503 while it is
  *    down, the kernel restarts it by itself, and every acknowledged message is stored exactly once, with
  *    the kernel up all along.
- * 3. A socket that drops while messages arrive gets the events it missed when it reconnects.
+ * 3. The database down for PG_DOWN_MS (default 3 s: killed, and its restarts failing meanwhile; issue 37
+ *    item 9): the process stays up, `/health` answers at once, a route that needs the database answers
+ *    503 ERR_SERVICE_UNAVAILABLE at once (not 500, not a hang), the supervisor keeps trying with backoff
+ *    (EMBEDDED_PG_MAX_BACKOFF_MS, short here) and logs why each try failed, then all recovers by itself.
+ * 4. A socket that drops while messages arrive gets the events it missed when it reconnects.
  */
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
@@ -99,6 +103,9 @@ describe('no loss: kill -9 of the kernel, of the database; sockets that drop', (
       WHATSAPP_SESSIONS_AUTOSTART: 'false',
       LOG_LEVEL: 'info',
       SHUTDOWN_GRACE_MS: '5000',
+      // Short backoffs: the supervisor's restarts, and the pool's reconnects while the database is down.
+      EMBEDDED_PG_MAX_BACKOFF_MS: '500',
+      DB_RECONNECT_MAX_MS: '250',
     });
     node = start();
     await waitForUrl(`${base()}/ready`, node, 240_000);
@@ -269,6 +276,56 @@ describe('no loss: kill -9 of the kernel, of the database; sockets that drop', (
     expect(node!.lines.join('\n')).toMatch(/embedded PostgreSQL exited unexpectedly: restarting it/);
     await deliverAgain(s.unacked);
     await expectAllStoredOnce([...s.acked, ...s.unacked], 'kill -9 of the database');
+  });
+
+  test('the database down a while (its restarts failing): the process stays up, /health at once, 503 at once where the database is needed, retried with backoff and logged, then recovered', async () => {
+    const DOWN_MS = Number(process.env.PG_DOWN_MS ?? 3000);
+    const users = () => fetch(`${base()}/users`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+    expect((await users()).status).toBe(200);
+    const linesBefore = node!.lines.length;
+    const pg = postmasterPid();
+    process.kill(pg, 'SIGKILL');
+    // Its data directory out of reach: every restart fails until it is back (a disk gone, a full volume).
+    renameSync(pgDir(), `${pgDir()}.away`);
+    const downUntil = Date.now() + DOWN_MS;
+    const health: number[] = [];
+    const refused: { status: number; error?: string; ms: number }[] = [];
+    try {
+      while (Date.now() < downUntil) {
+        let t0 = Date.now();
+        const h = await fetch(`${base()}/health`, { signal: AbortSignal.timeout(5000) });
+        expect(h.status).toBe(200);
+        await h.arrayBuffer();
+        health.push(Date.now() - t0);
+        t0 = Date.now();
+        const res = await users();
+        const body = (await res.json()) as { error?: string };
+        refused.push({ status: res.status, error: body.error, ms: Date.now() - t0 });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      renameSync(`${pgDir()}.away`, pgDir());
+    }
+    // Down: liveness at once; the database route refused with 503 at once (after the first moments, when
+    // the pool may still be finding out that its connections are gone).
+    expect(node!.proc.exitCode).toBeNull();
+    expect(Math.max(...health)).toBeLessThan(1000);
+    const settled = refused.slice(2);
+    expect(settled.length).toBeGreaterThan(3);
+    expect(settled.map((r) => `${r.status} ${r.error}`)).toEqual(settled.map(() => '503 ERR_SERVICE_UNAVAILABLE'));
+    expect(Math.max(...settled.map((r) => r.ms))).toBeLessThan(1000);
+    // The supervisor kept trying (each failure logged with why), never gave up.
+    const during = node!.lines.slice(linesBefore).join('\n');
+    expect(during).toMatch(/embedded PostgreSQL exited unexpectedly: restarting it/);
+    expect(during.match(/embedded PostgreSQL: restart failed; trying again with backoff/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(during).toMatch(/did not start on port/);
+
+    // Back by itself: the server restarted, the API answers again.
+    await waitUntil(async () => (await users().then((r) => r.status, () => 0)) === 200, 30_000);
+    expect(postmasterPid()).not.toBe(pg);
+    expect((await fetch(`${base()}/ready`)).status).toBe(200);
+    expect(node!.lines.slice(linesBefore).join('\n')).toMatch(/embedded PostgreSQL restarted/);
+    expect(node!.proc.exitCode).toBeNull();
   });
 
   test('a socket that drops while messages arrive gets what it missed when it reconnects', async () => {

@@ -192,8 +192,9 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
     let embedded: EmbeddedServer | undefined;
     let dbUrl = config.DATABASE_URL;
     if (!dbUrl) {
-      embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), Number(process.env.EMBEDDED_PG_PORT ?? 54329), 'atendo', app.log, {
+      embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'), config.EMBEDDED_PG_PORT, 'atendo', app.log, {
         // Restarted whenever it dies, with backoff, for as long as the kernel runs (requests answer 503 meanwhile).
+        maxBackoffMs: config.EMBEDDED_PG_MAX_BACKOFF_MS,
         onGiveUp: opts.onFatal ?? ((err) => {
           app.log.fatal({ err }, 'embedded PostgreSQL cannot be kept running: exiting so that the process supervisor starts the kernel again');
           process.exit(1);
@@ -203,7 +204,9 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       closers.push(() => embedded!.stop());
       app.log.info({ dir: join(config.dataDir, 'pg') }, 'embedded PostgreSQL started');
     }
-    const db = createKnex(dbUrl, config.DB_POOL_MAX, app.log);
+    // Self-connections dropped, reconnects backed off with jitter while the database is down (db-connect.ts).
+    const connect = { connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, reconnectMaxMs: config.DB_RECONNECT_MAX_MS, log: app.log };
+    const db = createKnex(dbUrl, config.DB_POOL_MAX, app.log, connect);
     closers.push(() => db.destroy());
     if (!opts.skipMigrations) await migrate(db, 'kernel', KERNEL_MIGRATIONS);
     // ---- durable jobs (graphile-worker's schema, migrated by the library itself)
@@ -216,6 +219,7 @@ export async function buildKernel(opts: KernelOptions = {}): Promise<Kernel> {
       shutdownTimeoutMs: config.JOBS_SHUTDOWN_TIMEOUT_MS,
       heartbeatMs: config.JOBS_HEARTBEAT_MS,
       deadAfterMs: config.JOBS_DEAD_AFTER_MS,
+      connect,
     });
     // Closes its pool if boot fails before the worker starts (stop is idempotent: see the closer below).
     closers.push(() => jobs.stop());

@@ -22,6 +22,18 @@ export const ConfigSchema = Type.Object({
   /** PostgreSQL connection string; unset: embedded PostgreSQL under DATA_DIR/pg. */
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** Longest time a new database connection may take to open (TCP, startup, authentication), ms. */
+  DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+  /**
+   * While the database is unreachable: the longest delay between two connection attempts (a jittered
+   * doubling from 50 ms), ms; queries meanwhile fail at once (503). Also how late, at most, the kernel notices
+   * that the database is back.
+   */
+  DB_RECONNECT_MAX_MS: Type.Integer({ minimum: 50, maximum: 600000, default: 5000 }),
+  /** Port of the embedded PostgreSQL (only without DATABASE_URL). */
+  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
+  /** Embedded PostgreSQL: longest delay between two restarts of a server that keeps failing to start, ms (retried forever). */
+  EMBEDDED_PG_MAX_BACKOFF_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
   /**
    * V8's old-space growing factor, as a percentage over the live heap after each major GC (V8
    * `--heap-growing-percent`); 0 leaves V8's own (up to 4x). 50 keeps the heap near what is live after a

@@ -5,6 +5,7 @@ import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { pgConnectSettings, type PgConnectOptions } from './db-connect';
 
 // Return BIGINT counts and NUMERIC as JS values the API can send: int8 -> number (ids and counts stay far
 // below 2^53), numeric -> string (money keeps its exact decimals), date -> 'YYYY-MM-DD' string.
@@ -16,17 +17,26 @@ pg.types.setTypeParser(1082, (v) => v);
  * own warnings (e.g. `Acquire connection error` when the database refuses a password or is down) become log
  * lines of that logger, their first line only; without it knex prints them with their stack on the console,
  * outside the JSON log.
+ * Connections open through `pgConnectSettings(connect)` (db-connect.ts): self-connections dropped, reconnects
+ * backed off with jitter while the server is unreachable (queries then fail at once with an outage error,
+ * which routes answer 503), each opening bounded by `connect.connectTimeoutMs`; the outage's start and end
+ * are logged on `log`.
  */
-export function createKnex(url: string, poolMax = 10, log?: Pick<FastifyBaseLogger, 'warn' | 'debug'>): Knex {
+export function createKnex(url: string, poolMax = 10, log?: Pick<FastifyBaseLogger, 'warn' | 'debug' | 'info' | 'error'>, connect: PgConnectOptions = {}): Knex {
   const firstLine = (m: unknown) => String(m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m)).split('\n')[0];
   return knexFactory({
     client: 'pg',
-    connection: url,
-    pool: { min: 0, max: poolMax },
+    connection: { connectionString: url, ...pgConnectSettings({ log, ...connect }) },
+    // A failed connect rejects one waiting query and is retried after createRetryIntervalMillis (tarn's
+    // default 200 ms): while the database is down (connects then refused at once, see db-connect.ts) the
+    // other waiting queries get their 503 within ~50 ms each round instead.
+    pool: { min: 0, max: poolMax, createRetryIntervalMillis: 50 },
     ...(log
       ? {
           log: {
-            warn: (m: unknown) => log.warn({ component: 'knex' }, firstLine(m)),
+            // A connect refused during the reconnect backoff, or a dropped self-connection: the outage is
+            // logged once by db-connect.ts, not once per query.
+            warn: (m: unknown) => (/^Acquire connection error: (DatabaseBackoffError|SelfConnectError)\b/.test(firstLine(m)) ? log.debug({ component: 'knex' }, firstLine(m)) : log.warn({ component: 'knex' }, firstLine(m))),
             error: (m: unknown) => log.warn({ component: 'knex' }, firstLine(m)),
             deprecate: (m: unknown) => log.debug({ component: 'knex' }, firstLine(m)),
             debug: (m: unknown) => log.debug({ component: 'knex' }, firstLine(m)),
@@ -264,7 +274,7 @@ export async function ensureDatabase(url: string, template?: string): Promise<vo
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
   u.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: u.toString() });
+  const client = new pg.Client({ connectionString: u.toString(), ...pgConnectSettings() });
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -279,7 +289,7 @@ export async function dropDatabase(url: string): Promise<void> {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
   u.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: u.toString() });
+  const client = new pg.Client({ connectionString: u.toString(), ...pgConnectSettings() });
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);

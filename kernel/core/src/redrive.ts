@@ -64,9 +64,9 @@ function parseArgs(argv: string[]): Args {
 }
 
 /** The database URL the kernel uses: DATABASE_URL, else its embedded PostgreSQL (which must be running). */
-function databaseUrl(env: NodeJS.ProcessEnv, databaseUrlSetting: string | undefined): string {
-  if (databaseUrlSetting) return databaseUrlSetting;
-  return `postgres://postgres:atendo-embedded@127.0.0.1:${Number(env.EMBEDDED_PG_PORT ?? 54329)}/atendo`;
+function databaseUrl(config: { DATABASE_URL?: string; EMBEDDED_PG_PORT: number }): string {
+  if (config.DATABASE_URL) return config.DATABASE_URL;
+  return `postgres://postgres:atendo-embedded@127.0.0.1:${config.EMBEDDED_PG_PORT}/atendo`;
 }
 
 async function inboxPart(db: Knex, args: Args): Promise<void> {
@@ -139,7 +139,7 @@ async function rabbitPart(url: string, exchange: string, args: Args): Promise<vo
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const config = loadConfig(process.env);
-  const url = databaseUrl(process.env, config.DATABASE_URL);
+  const url = databaseUrl(config);
   const db = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     try {

@@ -149,8 +149,11 @@ export class OutageError extends RetryableError {
 const OUTAGE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '58P01']);
 /** Node.js socket error codes of an unreachable peer. */
 const OUTAGE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
-/** Messages of the pg driver and knex when the server went away or no connection could be had. */
-const OUTAGE_MESSAGES = /Connection terminated|Client has encountered a connection error|Timeout acquiring a connection|connect ECONNREFUSED|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|server closed the connection unexpectedly|Client was closed and is not queryable|Knex: Timeout/;
+/**
+ * Messages of the pg driver and knex when the server went away or no connection could be had (`timeout
+ * expired`: pg's connectionTimeoutMillis; `timeout exceeded when trying to connect`: pg-pool's).
+ */
+const OUTAGE_MESSAGES = /Connection terminated|Client has encountered a connection error|Timeout acquiring a connection|connect ECONNREFUSED|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|server closed the connection unexpectedly|Client was closed and is not queryable|Knex: Timeout|^timeout expired$|^timeout exceeded when trying to connect$/;
 
 /**
  * True when `err` (or an error in its `cause` chain) says a dependency is unreachable rather than that the

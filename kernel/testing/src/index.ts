@@ -170,3 +170,4 @@ export async function waitFor<T>(check: () => T | Promise<T>, ms = 3000, step = 
 }
 
 export { Fake, Graph, type Answer, type Hit } from './stand-ins';
+export { postgresBinaries, throwawayPostgres, type ThrowawayPostgres } from './throwaway-pg';

@@ -367,6 +367,37 @@ describe('contacts plugin', () => {
     expect(none.json()).toEqual({ contactId: 0, urlPicture: null });
   });
 
+  test('GET /contacts/profile/:number does not reveal what masking hides: a masked viewer gets the same answer for an existing number as for an unknown one', async () => {
+    const m = await k.createCompany();
+    const user = await k.createUser(m.companyId, { profile: 'user' });
+    const sup = await k.createUser(m.companyId, { profile: 'supervisor' });
+    const person = await create(m.admin, { name: 'Escondida', number: '5511976543210' });
+    await k.db('contacts').where({ id: person.id }).update({ profilePicUrl: 'https://pps.whatsapp.net/v/escondida.jpg' });
+    const [grp] = await k.db('contacts').insert({ companyId: m.companyId, name: 'Grupo M', number: '120363000000000077', isGroup: true }).returning('*');
+    const answer = async (who: TestUser, number: string) => {
+      const res = await k.as(who, 'GET', `/contacts/profile/${number}`);
+      return { status: res.statusCode, body: res.json() };
+    };
+    const unknown = { status: 200, body: { contactId: 0, urlPicture: null } };
+    const found = { status: 200, body: { contactId: person.id, urlPicture: 'https://pps.whatsapp.net/v/escondida.jpg' } };
+    // Setting off: the user sees numbers, and the lookup answers the contact.
+    expect(await answer(user, '5511976543210')).toEqual(found);
+
+    await setSetting(m.companyId, 'lgpdHideNumber', 'enabled');
+    // The masked viewer: the contact's number (any spelling), a group's id and an unknown number all answer alike.
+    for (const n of ['5511976543210', '11976543210', '+55 (11) 97654-3210', grp.number, '5511976543299']) expect(await answer(user, n)).toEqual(unknown);
+    // Bad input is refused alike, whether or not numbers are masked.
+    expect(await answer(user, 'abc')).toEqual(await answer(m.admin, 'abc'));
+    expect((await answer(user, 'abc')).status).toBe(400);
+    // Viewers who see numbers still get the contact.
+    expect(await answer(m.admin, '5511976543210')).toEqual(found);
+    expect(await answer(sup, '11976543210')).toEqual(found);
+    expect(await answer(m.admin, '5511976543299')).toEqual(unknown);
+
+    await setSetting(m.companyId, 'lgpdHideNumber', 'disabled');
+    expect(await answer(user, '5511976543210')).toEqual(found);
+  });
+
   test('setLgpdAcceptedAt records and clears the consent, in the own company only', async () => {
     const c = await svc.findOrCreate(A.companyId, { number: '5561977771111', name: 'Consent', channel: 'whatsapp' });
     const at = new Date('2026-11-23T12:00:00Z');

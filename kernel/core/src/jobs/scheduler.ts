@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Logger, runMigrations, runTaskList, type LogLevel, type Task, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import type { EveryOptions, JobDefinition, JobHandlerOptions, JobRun, Jobs, ScheduleOptions } from '@atendo/sdk';
 import { parseCron, type CronSchedule } from './cron';
+import { pgConnectSettings, type PgConnectOptions } from '../db-connect';
 
 /** The PostgreSQL schema of the job queue (graphile-worker's tables and functions). */
 export const JOBS_SCHEMA = 'graphile_worker';
@@ -53,6 +54,8 @@ export interface SchedulerOptions {
    * (and locked at least this long ago) are released so that a live worker runs them; ms, default 30 s.
    */
   deadAfterMs?: number;
+  /** How the worker's pool opens connections (self-connections dropped, reconnect backoff: db-connect.ts). */
+  connect?: PgConnectOptions;
 }
 
 /** The heartbeat table (kernel migration 20261207000120_job_workers). */
@@ -117,7 +120,7 @@ export class JobScheduler {
     this.heartbeatMs = opts.heartbeatMs ?? 10_000;
     this.deadAfterMs = opts.deadAfterMs ?? 30_000;
     // Connections open on first use: a node without handlers only uses this pool to migrate.
-    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: this.concurrency + 2, idleTimeoutMillis: 10_000 });
+    this.pool = new pg.Pool({ connectionString: opts.databaseUrl, max: this.concurrency + 2, idleTimeoutMillis: 10_000, ...pgConnectSettings({ log: opts.log, ...opts.connect }) });
     this.pool.on('error', (err) => this.log.warn({ err }, 'jobs: idle pool connection failed'));
     this.pool.on('connect', (client) => client.on('error', (err) => this.log.warn({ err }, 'jobs: pool connection failed')));
   }
@@ -477,7 +480,7 @@ export class JobScheduler {
 
 /** Creates or upgrades the job queue's schema in the database at `databaseUrl` (test templates, tools). */
 export async function migrateJobs(databaseUrl: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, ...pgConnectSettings() });
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   try {

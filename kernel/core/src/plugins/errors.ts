@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errorCatalogue, isErrorCode, type ErrorBody, type ErrorCode } from '@atendo/sdk';
+import { AppError, errorCatalogue, isErrorCode, isOutage, type ErrorBody, type ErrorCode } from '@atendo/sdk';
 
 /** Builds the catalogue error body. */
 export function errorBody(code: ErrorCode, message?: string, extra?: Record<string, unknown>): ErrorBody {
@@ -48,9 +48,11 @@ export function isMalformedMultipart(err: Error, multipart = false): boolean {
 
 /**
  * Maps any thrown error to `{status, body}`; never leaks internals of a 5xx. `ctx.multipart`: the request
- * is multipart/form-data (a part's stream closing early is then the client's malformed body).
+ * is multipart/form-data (a part's stream closing early is then the client's malformed body). An outage
+ * (`isOutage`: the database unreachable, restarting or backing off) is 503 ERR_SERVICE_UNAVAILABLE
+ * (`outage: true`), never 500.
  */
-export function toErrorReply(err: FastifyError | AppError | Error, ctx: { multipart?: boolean } = {}): { status: number; body: ErrorBody; log: boolean } {
+export function toErrorReply(err: FastifyError | AppError | Error, ctx: { multipart?: boolean } = {}): { status: number; body: ErrorBody; log: boolean; outage?: boolean } {
   if (err instanceof AppError) return { status: err.statusCode, body: errorBody(err.code, err.message, err.extra), log: err.statusCode >= 500 };
   const fe = err as FastifyError & { validation?: unknown[] };
   if (fe.validation) return { status: 400, body: errorBody('ERR_VALIDATION', fe.message), log: false };
@@ -69,6 +71,10 @@ export function toErrorReply(err: FastifyError | AppError | Error, ctx: { multip
     const code: ErrorCode = isErrorCode(fe.message) ? fe.message : fe.statusCode === 404 ? 'ERR_NOT_FOUND' : fe.statusCode === 415 ? 'ERR_UNSUPPORTED_MEDIA_TYPE' : fe.statusCode === 413 ? 'ERR_PAYLOAD_TOO_LARGE' : 'ERR_VALIDATION';
     return { status: fe.statusCode, body: errorBody(code, fe.message), log: false };
   }
+  // A dependency unreachable (the database down or restarting, its pool backing off: isOutage): nothing is
+  // wrong with the request; 503 tells the client to try again (issue 37 item 9). Logged once per outage by
+  // the database layer, not per request.
+  if (isOutage(err)) return { status: 503, body: errorBody('ERR_SERVICE_UNAVAILABLE', 'Service temporarily unavailable (database unreachable), try again shortly'), log: false, outage: true };
   return { status: 500, body: errorBody('ERR_INTERNAL'), log: true };
 }
 
@@ -121,8 +127,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const multipart = typeof request.isMultipart === 'function' && request.isMultipart();
-    const { status, body, log } = toErrorReply(err, { multipart });
+    const { status, body, log, outage } = toErrorReply(err, { multipart });
     if (log) request.log.error({ err }, 'request failed');
+    else if (outage) request.log.warn({ code: body.error, status, cause: err.message }, 'request refused: database unreachable');
     else request.log.info({ code: body.error, status }, 'request refused');
     void reply.status(status).send(body);
   });

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, errorResponses, IdParams, Nullable, Type, type AuditService, type PluginApp } from '@atendo/sdk';
 import type { ContactStore } from '../services/contacts';
-import { maskContact } from '../services/numbers';
+import { cleanNumber, maskContact } from '../services/numbers';
 import {
   BlockBody,
   CONTACTS_LIST_MAX,
@@ -53,9 +53,10 @@ export async function masker(store: ContactStore, req: FastifyRequest): Promise<
  *   `{contacts: [Contact & {tags, tickets}], count, hasMore}`, 100 a page ordered by name.
  * - `GET /contacts/list?searchParam` -> `[{id, name, number, channel, isGroup}]` (at most 1000).
  * - `GET /contacts/profile/:number` -> `{contactId, urlPicture}`; an unknown number -> `{contactId: 0,
- *   urlPicture: null}` (wire-shapes: the client then creates the contact). At most
- *   `profileLookupsPerMinute` (CONTACTS_PROFILE_LOOKUPS_PER_MINUTE, default 30) a minute per user and
- *   company across the cluster: 429 ERR_TOO_MANY_REQUESTS past it (masked numbers cannot be guessed).
+ *   urlPicture: null}` (wire-shapes: the client then creates the contact). A caller to whom numbers are
+ *   masked gets `{contactId: 0, urlPicture: null}` for every number (existing or not: the answer must not
+ *   reveal the digits the mask hides). At most `profileLookupsPerMinute` (CONTACTS_PROFILE_LOOKUPS_PER_MINUTE,
+ *   default 30) a minute per user and company across the cluster: 429 ERR_TOO_MANY_REQUESTS past it.
  * - `GET /contacts/:id` -> Contact & {extraInfo, tags}; 404 ERR_NO_CONTACT_FOUND.
  * - `POST /contacts` {name 2..50, number 8..50, email?, disableBot?, acceptAudioMessage?, channel?,
  *   extraInfo? (<= 50), lgpdAcceptedAt?} -> 200 Contact & {extraInfo, tags}; 400 ERR_VALIDATION for a
@@ -134,6 +135,14 @@ export async function contactsRoutes(app: PluginApp, deps: { store: ContactStore
       response: { 200: Type.Object({ contactId: Type.Integer(), urlPicture: Nullable(Type.String()) }), ...errors },
     },
   }, async (req) => {
+    // A viewer of masked numbers (profile user, lgpdHideNumber enabled) typed a full number: answering the
+    // contact it belongs to would tell them the digits the mask hides (guessed one by one, even under the
+    // rate limit). They get the unknown-number answer for every number, existing or not, without a lookup
+    // (same answer, same work); an existing contact is found by its name instead.
+    if (await store.shouldMask(req.auth.companyId, req.auth)) {
+      if (!cleanNumber(req.params.number)) throw new AppError('ERR_VALIDATION', 'Invalid number format. Only numbers are allowed.');
+      return { contactId: 0, urlPicture: null };
+    }
     const row = await store.findByNumber(req.auth.companyId, req.params.number);
     // Unknown number: 200 with contactId 0, as the product family answers, so its client creates the contact.
     if (!row) return { contactId: 0, urlPicture: null };

@@ -29,7 +29,7 @@ export default definePlugin({
     const tickets = ctx.services.get(ticketsService);
     const queues = ctx.services.get(queuesService);
     const policies = new PolicyStore(ctx.db, queues, ctx.audit);
-    const tracker = new SlaTracker({ db: ctx.db, tickets, queues, identity: ctx.identity, policies, jobs: ctx.jobs, bus: ctx.bus, realtime: ctx.realtime, log: ctx.log });
+    const tracker = new SlaTracker({ db: ctx.db, tickets, queues, identity: ctx.identity, policies, jobs: ctx.jobs, bus: ctx.bus, realtime: ctx.realtime });
     const notifier = new BreachNotifier(ctx.db, queues, ctx.identity, ctx.realtime);
 
     ctx.jobs.handle(slaCheckJob, ({ data }) => tracker.check(data.companyId, data.ticketId));

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { FastifyBaseLogger } from 'fastify';
 import { iso, type Bus, type IdentityService, type Jobs, type Realtime } from '@atendo/sdk';
 import { ticketAudiences } from '@atendo/sdk/wire';
 import type { MessageStoredEvent, TicketRow, TicketsService } from '@atendo/plugin-tickets/contract';
@@ -118,7 +117,6 @@ export interface TrackerDeps {
   jobs: Jobs;
   bus: Bus;
   realtime: Realtime;
-  log: FastifyBaseLogger;
 }
 
 /** What a change leaves to do after its transaction committed. */

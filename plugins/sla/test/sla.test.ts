@@ -242,6 +242,29 @@ describe('the life of a ticket', () => {
     expect(again.firstResponse).toMatchObject({ doneAt: null, state: 'ok' });
   });
 
+  it('a transfer to another queue with targets recomputes the targets not done, from the same start', async () => {
+    const qFast = await queue(A.companyId);
+    await put(A.admin, qFast, { firstResponseMinutes: 10, resolutionMinutes: 20 });
+    const before = (await slaOf(agent, ticketId)).json() as SlaTicket;
+    await tickets.update(A.companyId, ticketId, { queueId: qFast });
+    const moved = await waitSla(A.admin, ticketId, (x) => x.queueId === qFast);
+    expect(moved.startedAt).toBe(before.startedAt);
+    const start = new Date(moved.startedAt).getTime();
+    expect(moved.firstResponse).toMatchObject({ minutes: 10, dueAt: new Date(start + 10 * MIN).toISOString(), warnAt: new Date(start + 8 * MIN).toISOString() });
+    expect(moved.resolution).toMatchObject({ minutes: 20, dueAt: new Date(start + 20 * MIN).toISOString() });
+  });
+
+  it('an answer given before the ticket reached a queue with targets counts as its first response', async () => {
+    const t = await pending(A, null);
+    await tickets.update(A.companyId, t.id, { userId: agent.id, status: 'open' });
+    const reply = await tickets.sendText(A.companyId, t.id, 'Já estou vendo', { userId: agent.id });
+    await new Promise((r) => setTimeout(r, 200));
+    await tickets.update(A.companyId, t.id, { queueId: q });
+    const sla = await waitSla(agent, t.id);
+    expect(sla.firstResponse).toMatchObject({ doneAt: new Date(reply.createdAt).toISOString(), state: 'met' });
+    expect(sla.startedAt).toBe(new Date(t.createdAt).toISOString());
+  });
+
   it('a transfer to a queue without targets drops the SLA', async () => {
     await tickets.update(A.companyId, ticketId, { queueId: qFree });
     await waitFor(async () => (await slaOf(agent, ticketId)).statusCode === 404, 5000);

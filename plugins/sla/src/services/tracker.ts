@@ -205,26 +205,31 @@ export class SlaTracker {
 
   /**
    * An attendant's message (`message.stored`, ours, not private, by a user or from the phone): the ticket's first
-   * response when its clock runs and none was recorded since the clock started.
+   * response when its clock runs and none was recorded since the clock started. One conditional UPDATE per
+   * message; a ticket without a row costs one more read (its queue's targets) when it runs in a queue.
    */
   async onMessage(e: MessageStoredEvent): Promise<void> {
     if (!e.fromMe || e.isPrivate || (e.by.kind !== 'user' && e.by.kind !== 'device')) return;
     const at = new Date(e.createdAt);
     if (Number.isNaN(at.getTime())) return;
     const userId = e.by.kind === 'user' ? e.by.userId : null;
-    let tracked = false;
-    const out = await this.deps.db.transaction(async (trx): Promise<Outcome> => {
-      const row = (await trx('slaTickets').where({ companyId: e.companyId, ticketId: e.ticketId }).forUpdate().first()) as SlaRow | undefined;
-      if (!row) return {};
-      tracked = true;
-      if (row.firstResponseMinutes === null || row.firstResponseAt || row.resolvedAt || at < new Date(row.startedAt)) return {};
-      return this.save(trx, row, { firstResponseAt: at, firstResponseUserId: userId });
-    });
-    if (tracked) return this.announce(e.companyId, out);
-    // No row yet (the ticket's events are still on their way, or it existed before its queue had targets).
-    if (e.ticket.queueId !== null && RUNNING.has(e.ticket.status) && !e.ticket.isGroup && (await this.deps.policies.get(e.companyId, e.ticket.queueId))) {
-      await this.reconcile(e.companyId, e.ticketId, at);
+    const [answered] = (await this.deps.db('slaTickets')
+      .where({ companyId: e.companyId, ticketId: e.ticketId })
+      .whereNotNull('firstResponseMinutes')
+      .whereNull('firstResponseAt')
+      .whereNull('resolvedAt')
+      .where('startedAt', '<=', at)
+      .update({ firstResponseAt: at, firstResponseUserId: userId, updatedAt: this.deps.db.fn.now() })
+      .returning('*')) as SlaRow[];
+    if (answered) {
+      // Outside a transaction: a check left at the old time finds the target done and moves on by itself.
+      await this.scheduleNext(undefined, answered);
+      return this.announce(e.companyId, { row: answered });
     }
+    // No row yet (the ticket's events are still on their way, or it existed before its queue had targets)?
+    const t = e.ticket;
+    if (t.queueId === null || !RUNNING.has(t.status) || t.isGroup || !(await this.deps.policies.get(e.companyId, t.queueId))) return;
+    if (!(await this.get(e.companyId, e.ticketId))) await this.reconcile(e.companyId, e.ticketId, at);
   }
 
   /** The ticket was deleted: its SLA goes too. */
@@ -349,11 +354,12 @@ export class SlaTracker {
     return { deleted: row };
   }
 
-  /** (Re)schedules the ticket's check at its next warn or due time, or cancels it. */
-  private async scheduleNext(trx: Knex.Transaction, row: SlaRow, now: Date = new Date()): Promise<void> {
+  /** (Re)schedules the ticket's check at its next warn or due time, or cancels it (inside `trx` when given). */
+  private async scheduleNext(trx: Knex.Transaction | undefined, row: SlaRow, now: Date = new Date()): Promise<void> {
     const next = nextCheckAt(row, now);
-    if (next) await this.deps.jobs.schedule(slaCheckJob, { companyId: row.companyId, ticketId: row.ticketId }, { runAt: next, key: jobKey(row.ticketId), trx });
-    else await this.deps.jobs.cancel(slaCheckJob, jobKey(row.ticketId), { trx });
+    const key = jobKey(row.ticketId);
+    if (next) await this.deps.jobs.schedule(slaCheckJob, { companyId: row.companyId, ticketId: row.ticketId }, { runAt: next, key, ...(trx ? { trx } : {}) });
+    else await this.deps.jobs.cancel(slaCheckJob, key, trx ? { trx } : undefined);
   }
 
   // ---- pushes (after commit)

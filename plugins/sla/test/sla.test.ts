@@ -74,11 +74,11 @@ async function oldTicket(t: Tenant, createdAt: Date): Promise<number> {
 
 const put = (u: TestUser, queueId: number, body: unknown) => k.as(u, 'PUT', `/sla/policies/${queueId}`, body);
 const slaOf = async (u: TestUser, ticketId: number) => k.as(u, 'GET', `/sla/tickets/${ticketId}`);
-const waitSla = (u: TestUser, ticketId: number, ok: (s: SlaTicket) => boolean = () => true) =>
-  waitFor(async () => {
+const waitSla = async (u: TestUser, ticketId: number, ok: (s: SlaTicket) => boolean = () => true): Promise<SlaTicket> =>
+  (await waitFor(async () => {
     const res = await slaOf(u, ticketId);
     return res.statusCode === 200 && ok(res.json()) ? (res.json() as SlaTicket) : undefined;
-  }, 5000);
+  }, 5000)) as SlaTicket;
 
 /** A fixed-offset zone whose wall clock reads 11:xx now (Etc/GMT+N is UTC-N). */
 function zoneAtEleven(now = new Date()): string {

@@ -61,17 +61,18 @@ function TicketPage() {
   return <div data-testid="ticket-page">{ticketId}</div>;
 }
 
-function mount(lists: { pending: WaitingTicket[]; unread: WaitingTicket[] }, route = '/contacts') {
+function mount(lists: { pending: WaitingTicket[]; unread: WaitingTicket[] }, route = '/contacts', opts: { profile?: 'user' | 'supervisor' | 'admin'; breaches?: () => unknown[] } = {}) {
   const calls: FetchCall[] = mockFetch((c) => {
     if (c.url.includes('/companies/listPlan/3')) return answer(200, { id: 3, name: 'Acme', plan: FULL_PLAN });
     if (c.url.startsWith(`${API}/tickets?`) && c.url.includes('status=pending')) return answer(200, { tickets: lists.pending, count: lists.pending.length, hasMore: false });
     if (c.url.startsWith(`${API}/tickets?`) && c.url.includes('withUnreadMessages=true')) return answer(200, { tickets: lists.unread, count: lists.unread.length, hasMore: false });
     if (c.url.startsWith(`${API}/chats`)) return answer(200, { records: [], count: 0, hasMore: false });
     if (c.url.startsWith(`${API}/announcements`)) return answer(200, { records: [], count: 0, hasMore: false });
+    if (c.url.startsWith(`${API}/sla/breaches`) && opts.breaches) return answer(200, opts.breaches());
     return answer(404, { error: 'ERR_NOT_FOUND' });
   });
   writeToken('jwt');
-  act(() => session.signIn(sessionUser({ id: ME, profile: 'user', queues: [{ id: QUEUE, name: 'Suporte', color: '#f00' }] }) as never));
+  act(() => session.signIn(sessionUser({ id: ME, profile: opts.profile ?? 'user', queues: [{ id: QUEUE, name: 'Suporte', color: '#f00' }] }) as never));
   renderShell(
     <Routes>
       <Route element={<Layout />}>
@@ -163,5 +164,45 @@ describe('the bell on every page', () => {
     mount({ pending: [], unread: [] });
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(FakeNotification.requested).toBe(1);
+  });
+});
+
+describe('SLA breaches (issue 34 item 5)', () => {
+  const breach = (ticketId: number, target: 'firstResponse' | 'resolution' = 'firstResponse') => ({
+    ticketId, uuid: ticket({ id: ticketId }).uuid, queueId: QUEUE, userId: null, target, dueAt: '2026-11-20T13:00:00.000Z', breachedAt: '2026-11-20T13:00:05.000Z',
+  });
+
+  test("a supervisor's bell lists the open breaches first; a breach event rings, toasts, notifies the desktop and refreshes the list", async () => {
+    let open = [breach(4, 'resolution')];
+    const calls = mount({ pending: [ticket({ id: 1 })], unread: [] }, '/contacts', { profile: 'supervisor', breaches: () => open });
+    await waitFor(() => expect(screen.getByTestId('notifications-badge').textContent).toBe('2'));
+    fireEvent.click(screen.getByTestId('notifications-button'));
+    const first = within(screen.getByTestId('notifications-sla')).getAllByTestId('notification-sla-item');
+    expect(first.map((i) => i.querySelector('strong')?.textContent)).toEqual(['Ticket #4: resolução']);
+    fireEvent.click(screen.getByTestId('notifications-button'));
+
+    open = [breach(9), ...open];
+    act(() => mockSocket.push('company-3-sla', { action: 'breach', breach: breach(9) }));
+    expect(played).toHaveLength(1);
+    expect(FakeNotification.shown.map((n) => [n.title, n.options.body])).toEqual([['SLA estourado', 'SLA estourado: ticket #9 (primeira resposta)']]);
+    await waitFor(() => expect(screen.getByText('SLA estourado: ticket #9 (primeira resposta)')).toBeTruthy());
+    await waitFor(() => expect(screen.getByTestId('notifications-badge').textContent).toBe('3'), { timeout: 3000 });
+    expect(calls.filter((c) => c.url.includes('/sla/breaches')).length).toBe(2);
+    act(() => FakeNotification.shown[0].onclick?.());
+    await waitFor(() => expect(screen.getByTestId('ticket-page').textContent).toBe(ticket({ id: 9 }).uuid));
+
+    // The ticket answered: its update refreshes the list.
+    open = [breach(4, 'resolution')];
+    act(() => mockSocket.push('company-3-sla', { action: 'update', sla: { ticketId: 9 } }));
+    await waitFor(() => expect(screen.getByTestId('notifications-badge').textContent).toBe('2'), { timeout: 3000 });
+  });
+
+  test('a plain attendant never asks for breaches', async () => {
+    const calls = mount({ pending: [], unread: [] }, '/contacts', { breaches: () => [breach(4)] });
+    await waitFor(() => expect(calls.filter((c) => c.url.includes('status=pending'))).toHaveLength(1));
+    act(() => mockSocket.push('company-3-sla', { action: 'breach', breach: breach(4) }));
+    expect(calls.some((c) => c.url.includes('/sla/breaches'))).toBe(false);
+    expect(FakeNotification.shown).toHaveLength(0);
+    expect(played).toEqual([]);
   });
 });

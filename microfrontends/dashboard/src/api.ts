@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
-import { api } from '@atendo/web-api';
-import type { Dashboard, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
+import { api, HttpError } from '@atendo/web-api';
+import type { Dashboard, DashboardSla, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
 
-export type { Dashboard, DashboardAttendant, NpsInfo, ReportPage, ReportRow, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
+export type { Dashboard, DashboardAttendant, DashboardSla, NpsInfo, ReportPage, ReportRow, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
 
 /** The period options of the filter (spec 1-platform.md §8). */
 export const PERIODS = [3, 7, 15, 30, 60, 90] as const;
@@ -35,6 +35,18 @@ export const fetchPerDay = (f: RangeFilter, signal?: AbortSignal) => api.get<Tic
 export const fetchPerQueue = (f: RangeFilter, signal?: AbortSignal) => api.get<TicketsPerQueue>('/dashboard/queues', { query: rangeQuery(f, 'charts'), signal });
 export const fetchPerUser = (f: RangeFilter, signal?: AbortSignal) => api.get<TicketsPerUser>('/dashboard/ticketsUsers', { query: rangeQuery(f, 'charts'), signal });
 export const fetchNpsInfo = (f: RangeFilter, signal?: AbortSignal) => api.get<NpsInfo>('/dashboard/nps-info', { query: rangeQuery(f, 'charts'), signal });
+/**
+ * `GET /dashboard/sla` (issue 34 item 5): the share of tickets that met each SLA target; null when the SLA plugin
+ * is not installed (the route answers 404), so the screen hides its tab.
+ */
+export async function fetchSla(f: RangeFilter, signal?: AbortSignal): Promise<DashboardSla | null> {
+  try {
+    return await api.get<DashboardSla>('/dashboard/sla', { query: rangeQuery(f, 'dashboard'), signal });
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) return null;
+    throw err;
+  }
+}
 export const fetchClosed = (f: RangeFilter, signal?: AbortSignal) => api.get<number>('/dashboard/atendimentos-encerrados', { query: rangeQuery(f, 'charts'), signal });
 
 /** Filters of the reports page. */

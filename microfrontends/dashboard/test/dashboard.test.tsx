@@ -41,7 +41,7 @@ const report = (ids: number[], over: Record<string, unknown> = {}) => ({
   count: 3, hasMore: false, totals: { tickets: 3, avgWaitTime: 10, avgSupportTime: 90, avgDuration: 100 }, timeZone: 'America/Sao_Paulo', ...over,
 });
 
-let state: { tickets: number; failMain?: boolean; failQueues?: boolean };
+let state: { tickets: number; failMain?: boolean; failQueues?: boolean; sla?: unknown };
 let calls: FetchCall[];
 
 function backend() {
@@ -60,6 +60,8 @@ function backend() {
         return answer(200, { data: [] });
       case '/dashboard/total-atendimentos':
         return answer(200, { count: 6, data: [{ data: '2026-11-02', total: 2 }, { data: '2026-11-03', total: 4 }], hours: Array.from({ length: 24 }, (_, h) => ({ horario: h, total: h === 9 ? 6 : 0 })) });
+      case '/dashboard/sla':
+        return state.sla ? answer(200, state.sla) : answer(404, { error: 'ERR_NOT_FOUND', message: url.pathname });
       case '/dashboard/nps-info':
         return answer(200, [{ total_notas: 6, ruim: 1, media: 2, boa: 3 }]);
       case '/ticket/reports': {
@@ -262,4 +264,39 @@ test('the area shows the reports at /reports and the dashboard at /', async () =
   window.history.replaceState(null, '', '/');
   renderPage(<Root />);
   expect(await screen.findByTestId('dashboard-page')).toBeTruthy();
+});
+
+const share = (total: number, met: number, breached: number, value: number | null) => ({ total, met, breached, running: total - met - breached, share: value });
+
+test('SLA tab (issue 34 item 5): hidden without the SLA plugin', async () => {
+  renderPage(<DashboardPage />);
+  await waitFor(() => expect(calledPaths().some((p) => p.startsWith('/dashboard/sla?'))).toBe(true));
+  await waitFor(() => expect(screen.getByTestId('card-pending-value').textContent).toBe('1'));
+  expect(screen.queryByTestId('tab-sla')).toBeNull();
+  expect(screen.getByTestId('tab-attendants')).toBeTruthy();
+});
+
+test('SLA tab: the share that met each target in all, per queue and per attendant, with CSV', async () => {
+  state.sla = {
+    totals: { firstResponse: share(3, 1, 2, 33.33), resolution: share(3, 1, 1, 50) },
+    queues: [
+      { queueId: 1, name: 'Vendas', color: '#111111', firstResponse: share(2, 1, 1, 50), resolution: share(2, 0, 1, 0) },
+      { queueId: 2, name: '', color: '', firstResponse: share(1, 0, 1, 0), resolution: share(1, 1, 0, 100) },
+    ],
+    attendants: [{ userId: 11, name: 'Ana', firstResponse: share(2, 1, 1, 50), resolution: share(0, 0, 0, null) }],
+  };
+  renderPage(<DashboardPage />);
+  fireEvent.click(await screen.findByTestId('tab-sla'));
+  await waitFor(() => expect(screen.getByTestId('card-sla-first-value').textContent).toMatch(/^33[.,]33% \(1 de 3\)$/));
+  expect(screen.getByTestId('card-sla-resolution-value').textContent).toBe('50% (1 de 2)');
+  expect(screen.getByTestId('card-sla-first-late-value').textContent).toBe('2');
+  const rows = (id: string) => [...screen.getByTestId(id).querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+  expect(rows('sla-queue')).toEqual([
+    ['Vendas', '50% (1 de 2)', '0% (0 de 1)'],
+    ['Sem fila', '0% (0 de 1)', '100% (1 de 1)'],
+  ]);
+  expect(rows('sla-attendant')).toEqual([['Ana', '50% (1 de 2)', '—']]);
+  expect(calledPaths().filter((p) => p.startsWith('/dashboard/sla?'))[0]).toMatch(/date_from=\d{4}-\d{2}-01&date_to=/);
+  fireEvent.click(screen.getByTestId('sla-queues-csv'));
+  expect((await readBlob(blobs[0])).split('\r\n')[1]).toBe('Vendas,50,1,1,0,0,0,1,1');
 });

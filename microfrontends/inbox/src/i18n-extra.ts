@@ -1,9 +1,16 @@
 /**
- * Texts of the inbox's tags, close flow, list filters and new-contact step (issue 20 items 2, 4, 5, 9), in
+ * Texts of the inbox's tags, close flow, list filters and new-contact step (issue 20 items 2, 4, 5, 9) and of
+ * the SLA badge (issue 34 item 5), in
  * the four languages; spread into `resources` (i18n.ts), so the translation tests cover them.
  */
 export const extraResources = {
   'pt-BR': {
+    sla: {
+      near: 'SLA {{minutes}} min',
+      breached: 'SLA estourado',
+      firstResponse: 'Primeira resposta até {{time}}',
+      resolution: 'Resolução até {{time}}',
+    },
     tags: {
       title: 'Etiquetas',
       ticket: 'Etiquetas do ticket',
@@ -48,6 +55,12 @@ export const extraResources = {
     },
   },
   en: {
+    sla: {
+      near: 'SLA {{minutes}} min',
+      breached: 'SLA breached',
+      firstResponse: 'First response due {{time}}',
+      resolution: 'Resolution due {{time}}',
+    },
     tags: {
       title: 'Tags',
       ticket: 'Ticket tags',
@@ -92,6 +105,12 @@ export const extraResources = {
     },
   },
   es: {
+    sla: {
+      near: 'SLA {{minutes}} min',
+      breached: 'SLA vencido',
+      firstResponse: 'Primera respuesta hasta {{time}}',
+      resolution: 'Resolución hasta {{time}}',
+    },
     tags: {
       title: 'Etiquetas',
       ticket: 'Etiquetas del ticket',
@@ -136,6 +155,12 @@ export const extraResources = {
     },
   },
   tr: {
+    sla: {
+      near: 'SLA {{minutes}} dk',
+      breached: 'SLA aşıldı',
+      firstResponse: 'İlk yanıt son zamanı {{time}}',
+      resolution: 'Çözüm son zamanı {{time}}',
+    },
     tags: {
       title: 'Etiketler',
       ticket: 'Talep etiketleri',

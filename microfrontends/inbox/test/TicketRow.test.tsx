@@ -248,3 +248,34 @@ describe('TicketRow (spec 2-tickets.md §2 "Ticket card / row")', () => {
     expect(screen.getByTestId('ticket-row').getAttribute('aria-current')).toBe('true');
   });
 });
+
+describe('the SLA badge (issue 34 item 5)', () => {
+  const target = (o: { warnAt: string; dueAt: string; doneAt?: string | null }) => ({ minutes: 60, warnAt: o.warnAt, dueAt: o.dueAt, doneAt: o.doneAt ?? null, breachedAt: null, state: 'ok' as const });
+  const sla = (firstResponse: ReturnType<typeof target> | null, resolution: ReturnType<typeof target> | null = null) => ({ ticketId: 1, uuid: 'u', queueId: 1, userId: null, startedAt: '2026-11-21T17:00:00.000Z', firstResponse, resolution });
+  const at = (min: number) => new Date(NOW.getTime() + min * 60_000).toISOString();
+
+  test('nothing while every target is far from its due time', () => {
+    renderRow(ticket({ id: 1 }), ATTENDANT, { sla: sla(target({ warnAt: at(10), dueAt: at(20) })), slaNow: NOW });
+    expect(screen.getByTestId('queue-tag')).toBeTruthy();
+    expect(screen.queryByTestId('sla-badge')).toBeNull();
+  });
+
+  test('nothing once the targets are done, even past their due time', () => {
+    renderRow(ticket({ id: 1 }), ATTENDANT, { sla: sla(target({ warnAt: at(-20), dueAt: at(-10), doneAt: at(-5) })), slaNow: NOW });
+    expect(screen.queryByTestId('sla-badge')).toBeNull();
+  });
+
+  test('amber with the minutes left once the warn time passed; the due time in the tooltip', () => {
+    renderRow(ticket({ id: 1 }), ATTENDANT, { sla: sla(target({ warnAt: at(-2), dueAt: at(4.5) })), slaNow: NOW });
+    const badge = screen.getByTestId('sla-badge');
+    expect([badge.textContent, badge.dataset.level, badge.dataset.target]).toEqual(['SLA 5 min', 'warning', 'firstResponse']);
+    expect(badge.title).toMatch(/^Primeira resposta até /);
+  });
+
+  test('red once a target is past due (the most urgent target wins), in the viewer language', () => {
+    renderRow(ticket({ id: 1 }), ATTENDANT, { sla: sla(target({ warnAt: at(-2), dueAt: at(5) }), target({ warnAt: at(-20), dueAt: at(-1) })), slaNow: NOW }, 'en');
+    const badge = screen.getByTestId('sla-badge');
+    expect([badge.textContent, badge.dataset.level, badge.dataset.target]).toEqual(['SLA breached', 'breached', 'resolution']);
+    expect(badge.title).toMatch(/^Resolution due /);
+  });
+});

@@ -30,13 +30,18 @@ const LANE_A = { id: 11, name: 'Negociação', color: '#e53935' };
 const LANE_B = { id: 12, name: 'Fechado', color: '#43a047' };
 
 /** A fake API: lanes, and tickets by lane (lane 0 = no kanban tag), with the request's filters applied. */
-function api(state: { tickets: BoardTicket[]; tagsStatus?: number; failPut?: boolean }) {
+function api(state: { tickets: BoardTicket[]; tagsStatus?: number; failPut?: boolean; sla?: Record<number, unknown> }) {
   return mockFetch((call: FetchCall) => {
     const url = new URL(call.url);
     const path = url.pathname;
     if (path === '/tags/kanban') return state.tagsStatus ? answer(state.tagsStatus, { error: 'ERR_FEATURE_NOT_IN_PLAN' }) : answer(200, { lista: [LANE_A, LANE_B] });
     if (path === '/queue') return answer(200, [{ id: 1, name: 'Vendas', color: '#1e88e5' }, { id: 2, name: 'Suporte', color: '#8e24aa' }]);
     if (path === '/users/list') return answer(200, [{ id: 7, name: 'Ana' }, { id: 8, name: 'Bruno' }]);
+    if (path === '/sla/tickets') {
+      if (!state.sla) return answer(404, { error: 'ERR_NOT_FOUND' });
+      const ids = (url.searchParams.get('ticketIds') ?? '').split(',').map(Number);
+      return answer(200, ids.map((id) => state.sla![id]).filter(Boolean));
+    }
     if (path === '/ticket/kanban') {
       const lane = Number(url.searchParams.get('lane'));
       const term = url.searchParams.get('searchParam');
@@ -149,6 +154,38 @@ describe('the kanban board', () => {
     state.tickets = [state.tickets[0]];
     await waitFor(() => expect(screen.queryByTestId('card-5')).toBeNull());
     expect(screen.getByTestId('lane-0-empty').textContent).toContain('Nenhum ticket');
+  });
+
+  test('SLA (issue 34 item 5): a card shows the badge as a breach nears and once it passed, live', async () => {
+    signIn({ queues: [{ id: 1, name: 'Vendas', color: '#1e88e5' }] });
+    const min = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
+    const sla = (ticketId: number, warn: number, due: number) => ({
+      ticketId, uuid: `uuid-${ticketId}`, queueId: 1, userId: 7, startedAt: min(-60),
+      firstResponse: { minutes: 60, warnAt: min(warn), dueAt: min(due), doneAt: null, breachedAt: null, state: 'ok' }, resolution: null,
+    });
+    const calls = api({ tickets: [ticket(1), ticket(2), ticket(3), ticket(4, { status: 'closed' })], sla: { 1: sla(1, -5, 9.5), 2: sla(2, -30, -1), 3: sla(3, 10, 20) } });
+    renderKanban(<KanbanBoard />, { route: '/kanban' });
+    await waitFor(() => expect(screen.getByTestId('card-1-sla').textContent).toBe('SLA 10 min'));
+    expect(screen.getByTestId('card-1-sla').dataset.level).toBe('warning');
+    expect(screen.getByTestId('card-2-sla').textContent).toBe('SLA estourado');
+    expect(screen.queryByTestId('card-3-sla')).toBeNull();
+    // Only the active tickets are asked about.
+    const asked = calls.filter((c) => new URL(c.url).pathname === '/sla/tickets').map((c) => new URL(c.url).searchParams.get('ticketIds'));
+    expect(asked).toEqual(['1,2,3']);
+    // Answered: the update removes the badge without a new request.
+    act(() => mockSocket.push('company-3-sla', { action: 'update', sla: { ...sla(2, -30, -1), firstResponse: { ...sla(2, -30, -1).firstResponse, doneAt: min(0) } } }));
+    await waitFor(() => expect(screen.queryByTestId('card-2-sla')).toBeNull());
+    expect(calls.filter((c) => new URL(c.url).pathname === '/sla/tickets')).toHaveLength(1);
+  });
+
+  test('without the SLA plugin the cards have no badge', async () => {
+    signIn({ queues: [{ id: 1, name: 'Vendas', color: '#1e88e5' }] });
+    api({ tickets: [ticket(1)] });
+    renderKanban(<KanbanBoard />, { route: '/kanban' });
+    await screen.findByTestId('card-1');
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryByTestId('card-1-sla')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   test('load failures show the translated error with a retry', async () => {

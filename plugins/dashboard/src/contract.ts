@@ -8,6 +8,7 @@
  * 0..100 with two decimals; days and hours are the company's time zone (setting `timeZone`).
  */
 import { defineErrors, defineTopic, Type, type Static } from '@atendo/sdk';
+import { SlaShareSchema } from '@atendo/plugin-sla/contract';
 
 export const errors = defineErrors({
   ERR_DASHBOARD_RANGE: { status: 400, message: 'The date range is invalid (start after end, or longer than 366 days)' },
@@ -171,6 +172,19 @@ export const ReportPageSchema = Type.Object({
   totalTickets: Type.Object({ total: Type.Integer() }),
 });
 export type ReportPage = Static<typeof ReportPageSchema>;
+
+/**
+ * `GET /dashboard/sla` (only when the SLA plugin is loaded): the share of tickets that met each SLA target
+ * (first response, resolution), over the tickets whose SLA clock started in the range, in all, per queue and per
+ * attendant (first response: who wrote it; resolution: who closed it; userId 0 = nobody). See `SlaShare`
+ * (`total`, `met`, `breached`, `running`, `share` percent or null) in `@atendo/plugin-sla/contract`.
+ */
+export const DashboardSlaSchema = Type.Object({
+  totals: Type.Object({ firstResponse: SlaShareSchema, resolution: SlaShareSchema }),
+  queues: Type.Array(Type.Object({ queueId: Type.Integer(), name: Type.String(), color: Type.String(), firstResponse: SlaShareSchema, resolution: SlaShareSchema })),
+  attendants: Type.Array(Type.Object({ userId: Type.Integer(), name: Type.String(), firstResponse: SlaShareSchema, resolution: SlaShareSchema })),
+});
+export type DashboardSla = Static<typeof DashboardSlaSchema>;
 
 /** Period options of the screen (spec 1-platform.md §8) and the moments window in days. */
 export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;

@@ -5,6 +5,7 @@ import { AUTOMATION, RATING_RECORDED } from '@atendo/plugin-automation/contract'
 import { queuesService } from '@atendo/plugin-queues/contract';
 import { connectionsService } from '@atendo/plugin-connections/contract';
 import { contactsService } from '@atendo/plugin-contacts/contract';
+import { slaService } from '@atendo/plugin-sla/contract';
 import { dashboardChanged, errors } from './contract';
 import { ReadModel } from './services/read-model';
 import { DashboardStats } from './services/stats';
@@ -20,7 +21,7 @@ import { dashboardRoutes } from './routes/dashboard';
 export default definePlugin({
   id: 'dashboard',
   dependsOn: ['tickets', 'queues', 'connections', 'contacts'],
-  optionalDependsOn: ['automation'],
+  optionalDependsOn: ['automation', 'sla'],
   topics: [dashboardChanged],
   errors,
   migrationsDir: join(__dirname, '..', 'migrations'),
@@ -48,6 +49,11 @@ export default definePlugin({
       await forget.unsubscribe();
       for (const s of subs) await s.unsubscribe();
     });
-    await dashboardRoutes(ctx.app, { stats, queues: ctx.services.get(queuesService) });
+    await dashboardRoutes(ctx.app, {
+      stats,
+      queues: ctx.services.get(queuesService),
+      identity: ctx.identity,
+      sla: ctx.services.has(slaService) ? ctx.services.get(slaService) : undefined,
+    });
   },
 });

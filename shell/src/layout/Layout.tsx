@@ -7,6 +7,7 @@ import { logout } from '../auth';
 import { useConnectionsWarning } from '../hooks/useConnectionsWarning';
 import { useSessionEvents, useUserStatusHeartbeat } from '../hooks/useSessionEvents';
 import { useTicketNotifications } from '../hooks/useTicketNotifications';
+import { useSlaBreaches } from '../hooks/useSlaBreaches';
 import { visibleMenu } from '../menu';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
@@ -45,6 +46,7 @@ export function Layout() {
   useSessionEvents(user);
   useUserStatusHeartbeat(Boolean(user));
   const notifications = useTicketNotifications();
+  const breaches = useSlaBreaches();
   if (!user) return null;
   const signOut = async () => {
     await logout();
@@ -55,7 +57,7 @@ export function Layout() {
       <TopBar user={user} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onProfile={() => {
           setProfileUsed(true);
           setProfileOpen(true);
-        }} onLogout={() => void signOut()} waiting={notifications.items} onOpenTicket={(t) => navigate(`/tickets/${t.uuid}`)} />
+        }} onLogout={() => void signOut()} waiting={notifications.items} onOpenTicket={(t) => navigate(`/tickets/${t.uuid}`)} breaches={breaches} onOpenBreach={(b) => navigate(`/tickets/${b.uuid}`)} />
       <Body>
         <SideMenu open={menuOpen} sections={visibleMenu(user, plan.data?.plan)} connectionsWarning={warning} />
         <Main id="atendo-main">

@@ -7,6 +7,7 @@ import { LanguageMenu } from '../LanguageMenu';
 import { NotificationsPopover, UserMenu, VolumeControl } from './TopBarWidgets';
 import { Announcements } from './Announcements';
 import { Chats } from './Chats';
+import type { SlaBreach } from '../hooks/useSlaBreaches';
 import type { WaitingTicket } from '../hooks/useTicketNotifications';
 
 const Bar = styled.header`
@@ -49,6 +50,10 @@ export interface TopBarProps {
   waiting?: WaitingTicket[];
   /** Opens a ticket of the bell. */
   onOpenTicket?: (t: WaitingTicket) => void;
+  /** The open SLA breaches of the queues the viewer supervises (the bell's first section). */
+  breaches?: SlaBreach[];
+  /** Opens the ticket of a breach. */
+  onOpenBreach?: (b: SlaBreach) => void;
 }
 
 /**
@@ -56,7 +61,7 @@ export interface TopBarProps {
  * also see the due date); language menu; light/dark toggle; volume; page refresh; notifications; avatar
  * menu (Profile, Logout).
  */
-export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout, waiting, onOpenTicket }: TopBarProps) {
+export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout, waiting, onOpenTicket, breaches, onOpenBreach }: TopBarProps) {
   const { t } = useTranslation();
   const mode = useThemeMode();
   const company = user.company?.name ?? '';
@@ -79,7 +84,7 @@ export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout, wait
         <IconButton label={t('topbar.refresh')} onClick={() => window.location.reload()}>
           <Icon name="refresh" />
         </IconButton>
-        <NotificationsPopover items={waiting} onOpen={onOpenTicket} />
+        <NotificationsPopover items={waiting} onOpen={onOpenTicket} breaches={breaches} onOpenBreach={onOpenBreach} />
         <Announcements userId={user.id} />
         <Chats />
         <UserMenu name={user.name} email={user.email} picture={typeof user.profileImageUrl === 'string' ? user.profileImageUrl : null} onProfile={onProfile} onLogout={onLogout} />

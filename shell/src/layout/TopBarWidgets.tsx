@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { EmptyState, Icon, IconButton, MenuItem, Popover, previewText, setVolume, useVolume } from '@atendo/web-ui';
 import type { WaitingTicket } from '../hooks/useTicketNotifications';
+import type { SlaBreach } from '../hooks/useSlaBreaches';
 import { BadgeCount, BadgeWrap, PopoverList } from './popover-parts';
 
 const PanelHeader = styled.div`
@@ -34,7 +35,7 @@ const Entry = styled.button`
   .who span { color: ${(p) => p.theme.colors.textMuted}; font-size: ${(p) => p.theme.font.size.sm}; }
 `;
 
-const Pill = styled.span<{ $tone: 'warning' | 'primary' }>`
+const Pill = styled.span<{ $tone: 'warning' | 'primary' | 'danger' }>`
   flex: none;
   min-width: 20px;
   padding: 0 8px;
@@ -65,14 +66,16 @@ const Initial = styled.span`
 /**
  * The notifications bell (spec 1-platform.md §2): a badge with the number of tickets waiting for the
  * viewer, and a popover listing them (pending tickets of the viewer's queues, the viewer's open tickets
- * with unread messages; shell/src/hooks/useTicketNotifications.ts); a click opens the ticket. Without
- * entries it shows the empty state.
+ * with unread messages; shell/src/hooks/useTicketNotifications.ts); a click opens the ticket. Supervisors
+ * also see, first, the open SLA breaches of their queues (issue 34 item 5; shell/src/hooks/useSlaBreaches.ts).
+ * Without entries it shows the empty state.
  */
-export function NotificationsPopover({ items = [], onOpen }: { items?: WaitingTicket[]; onOpen?: (t: WaitingTicket) => void }) {
-  const { t } = useTranslation();
+export function NotificationsPopover({ items = [], onOpen, breaches = [], onOpenBreach }: { items?: WaitingTicket[]; onOpen?: (t: WaitingTicket) => void; breaches?: SlaBreach[]; onOpenBreach?: (b: SlaBreach) => void }) {
+  const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
   const anchor = useRef<HTMLButtonElement>(null);
-  const count = items.length;
+  const count = items.length + breaches.length;
+  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
   return (
     <>
       <BadgeWrap>
@@ -94,6 +97,32 @@ export function NotificationsPopover({ items = [], onOpen }: { items?: WaitingTi
       </BadgeWrap>
       <Popover open={open} onClose={() => setOpen(false)} anchorRef={anchor} label={t('notifications.title')} width={340} maxHeight={NOTIFICATIONS_MAX_HEIGHT}>
         <PanelHeader>{t('notifications.title')}</PanelHeader>
+        {breaches.length ? (
+          <PopoverList data-testid="notifications-sla" aria-label={t('notifications.sla.title')}>
+            {breaches.map((b) => (
+              <li key={`${b.ticketId}-${b.target}`}>
+                <Entry
+                  type="button"
+                  onClick={() => {
+                    setOpen(false);
+                    onOpenBreach?.(b);
+                  }}
+                  data-testid="notification-sla-item"
+                  data-ticket-id={b.ticketId}
+                >
+                  <Initial aria-hidden="true">
+                    <Icon name="clock" size={18} />
+                  </Initial>
+                  <span className="who">
+                    <strong>{t('notifications.sla.entry', { id: b.ticketId, target: t(`notifications.sla.${b.target}`) })}</strong>
+                    <span>{t('notifications.sla.due', { time: when.format(new Date(b.dueAt)) })}</span>
+                  </span>
+                  <Pill $tone="danger">{t('notifications.sla.title')}</Pill>
+                </Entry>
+              </li>
+            ))}
+          </PopoverList>
+        ) : null}
         {items.length ? (
           <PopoverList data-testid="notifications-list">
             {items.map((ticket) => {
@@ -128,7 +157,7 @@ export function NotificationsPopover({ items = [], onOpen }: { items?: WaitingTi
               );
             })}
           </PopoverList>
-        ) : (
+        ) : breaches.length ? null : (
           <EmptyState icon="bell" text={t('notifications.empty')} data-testid="notifications-empty" />
         )}
       </Popover>

@@ -8,3 +8,4 @@ export * from './list';
 export * from './forms';
 export * from './fields';
 export * from './privacy';
+export * from './sla';

@@ -11,6 +11,7 @@ import prompts from './prompts';
 import queueIntegration from './queue-integration';
 import queues from './queues';
 import settings from './settings';
+import sla from './sla';
 import tags from './tags';
 import tagsKanban from './tags-kanban';
 import users from './users';
@@ -19,4 +20,4 @@ import users from './users';
  * The admin area's sub-pages, one folder each under src/pages/ (see registry.ts). A new plugin's screens:
  * add the folder, one line here, and its route and menu entry in area.json.
  */
-export const ADMIN_PAGES: readonly AdminPage[] = [users, queues, connections, settings, deliveries, tags, tagsKanban, companies, announcements, plantao, messagesApi, prompts, queueIntegration, auditLogs, privacy];
+export const ADMIN_PAGES: readonly AdminPage[] = [users, queues, connections, settings, deliveries, tags, tagsKanban, companies, announcements, plantao, messagesApi, prompts, queueIntegration, auditLogs, privacy, sla];

@@ -13,10 +13,12 @@ import {
   fetchPerDay,
   fetchPerQueue,
   fetchPerUser,
+  fetchSla,
   formatMinutes,
   keys,
   PERIODS,
   type DashboardAttendant,
+  type DashboardSla,
   type RangeFilter,
 } from '../api';
 import { GreetingCard } from '../GreetingCard';
@@ -47,7 +49,7 @@ const REFRESH_MS = 60_000;
 const CHART_HEIGHT = 260;
 const PIE_COLORS = ['#2e7d32', '#f9a825', '#c62828'];
 
-type Tab = 'indicators' | 'nps' | 'attendants';
+type Tab = 'indicators' | 'nps' | 'attendants' | 'sla';
 
 const Stack = styled.div`
   display: flex;
@@ -127,13 +129,15 @@ export function DashboardPage() {
   const perQueue = useQuery({ queryKey: keys.of('perQueue', filter), queryFn: ({ signal }) => fetchPerQueue(filter, signal), ...q, enabled: tab === 'indicators' });
   const perUser = useQuery({ queryKey: keys.of('perUser', filter), queryFn: ({ signal }) => fetchPerUser(filter, signal), ...q, enabled: tab === 'indicators' });
   const nps = useQuery({ queryKey: keys.of('nps', filter), queryFn: ({ signal }) => fetchNpsInfo(filter, signal), ...q, enabled: tab === 'nps' });
+  // Asked on every tab: a null answer (no SLA plugin) hides the SLA tab.
+  const sla = useQuery({ queryKey: keys.of('sla', filter), queryFn: ({ signal }) => fetchSla(filter, signal), ...q });
 
   const c = dash.data?.counters;
   const attendants = useMemo(() => (Array.isArray(dash.data?.attendants) ? dash.data!.attendants : []), [dash.data]);
   const star = highlightedAttendant(attendants);
   const dash0 = (v: number | undefined) => (v === undefined ? '—' : String(v));
   const pct = (v: number | undefined) => (v === undefined ? '—' : `${v.toLocaleString()}%`);
-  const tabs: Tab[] = ['indicators', 'nps', 'attendants'];
+  const tabs: Tab[] = sla.data === null ? ['indicators', 'nps', 'attendants'] : ['indicators', 'nps', 'attendants', 'sla'];
   const mainState = { loading: dash.isPending, error: dash.error, onRetry: () => void dash.refetch() };
   const npsRows = nps.data?.[0];
   const pie = npsRows ? [{ name: t('great'), value: npsRows.boa }, { name: t('good'), value: npsRows.media }, { name: t('bad'), value: npsRows.ruim }] : [];
@@ -300,6 +304,8 @@ export function DashboardPage() {
         </section>
       ) : null}
 
+      {tab === 'sla' ? <SlaTab query={sla} /> : null}
+
       {tab === 'attendants' ? (
         <section role="tabpanel" aria-label={t('tabs.attendants')}>
           {star ? (
@@ -358,5 +364,63 @@ export function DashboardPage() {
         </section>
       ) : null}
     </div>
+  );
+}
+
+type SlaShare = DashboardSla['totals']['firstResponse'];
+
+/**
+ * The SLA tab (issue 34 item 5; plugins/sla through `GET /dashboard/sla`): the share of tickets whose SLA clock
+ * started in the period that met the first-response and the resolution targets, in all (cards), per queue and per
+ * attendant (tables, CSV). A share reads "85% (17 of 20)": met over decided (met + late); tickets still running
+ * are counted apart.
+ */
+function SlaTab({ query }: { query: { data: DashboardSla | null | undefined; isPending: boolean; error: unknown; refetch: () => unknown } }) {
+  const { t } = useTranslation('dashboard');
+  const data = query.data ?? undefined;
+  const share = (s: SlaShare | undefined) => (!s || s.share === null ? '—' : t('sla.share', { share: s.share.toLocaleString(), met: s.met, decided: s.met + s.breached }));
+  const state = { loading: query.isPending, error: query.error, onRetry: () => void query.refetch() };
+  const header = (first: string) => [first, t('sla.firstResponseShort'), `${t('sla.firstResponseShort')} · ${t('sla.met')}`, `${t('sla.firstResponseShort')} · ${t('sla.breached')}`, `${t('sla.firstResponseShort')} · ${t('sla.running')}`, t('sla.resolutionShort'), `${t('sla.resolutionShort')} · ${t('sla.met')}`, `${t('sla.resolutionShort')} · ${t('sla.breached')}`, `${t('sla.resolutionShort')} · ${t('sla.running')}`];
+  const csvRow = (name: string, r: { firstResponse: SlaShare; resolution: SlaShare }) => [name, r.firstResponse.share, r.firstResponse.met, r.firstResponse.breached, r.firstResponse.running, r.resolution.share, r.resolution.met, r.resolution.breached, r.resolution.running];
+  const queues = data?.queues ?? [];
+  const attendants = data?.attendants ?? [];
+  const table = (rows: Array<{ key: number; name: string; firstResponse: SlaShare; resolution: SlaShare }>, first: string, testId: string) => (
+    <Table data-testid={testId}>
+      <thead>
+        <tr>
+          <th>{first}</th>
+          <th className="num">{t('sla.firstResponseShort')}</th>
+          <th className="num">{t('sla.resolutionShort')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.key} data-testid={`${testId}-${r.key}`}>
+            <td>{r.name}</td>
+            <td className="num">{share(r.firstResponse)}</td>
+            <td className="num">{share(r.resolution)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+  return (
+    <section role="tabpanel" aria-label={t('tabs.sla')}>
+      <Grid data-testid="sla-cards">
+        <StatCard testId="card-sla-first" label={t('sla.firstResponse')} value={share(data?.totals.firstResponse)} />
+        <StatCard testId="card-sla-resolution" label={t('sla.resolution')} value={share(data?.totals.resolution)} />
+        <StatCard testId="card-sla-first-late" label={t('sla.breachedFirst')} value={data ? String(data.totals.firstResponse.breached) : '—'} />
+        <StatCard testId="card-sla-resolution-late" label={t('sla.breachedResolution')} value={data ? String(data.totals.resolution.breached) : '—'} />
+      </Grid>
+      <p>{t('sla.hint')}</p>
+      <Wide>
+        <Panel title={t('sla.perQueue')} testId="sla-queues" {...state} empty={!queues.length} csv={{ name: 'sla-por-fila.csv', header: header(t('sla.queue')), rows: () => queues.map((r) => csvRow(r.name || t('noQueue'), r)) }}>
+          {table(queues.map((r) => ({ ...r, key: r.queueId, name: r.name || t('noQueue') })), t('sla.queue'), 'sla-queue')}
+        </Panel>
+        <Panel title={t('sla.perAttendant')} testId="sla-attendants" {...state} empty={!attendants.length} csv={{ name: 'sla-por-atendente.csv', header: header(t('sla.attendant')), rows: () => attendants.map((r) => csvRow(r.name || t('noUser'), r)) }}>
+          {table(attendants.map((r) => ({ ...r, key: r.userId, name: r.name || t('noUser') })), t('sla.attendant'), 'sla-attendant')}
+        </Panel>
+      </Wide>
+    </section>
   );
 }

@@ -9,6 +9,8 @@ import { usePresence } from '../lib/presence';
 import type { Viewer } from '../lib/viewer';
 import type { Ticket } from '../types';
 import { ticketChannelOf } from '@atendo/sdk/wire';
+import { SlaBadge, type SlaAlert, type SlaBadgeTexts, type SlaTicket } from '@atendo/web-kit';
+import type { TFunction } from 'i18next';
 
 /** How many ticket tags a row shows before the '+N' counter. */
 export const ROW_TAGS = 2;
@@ -190,6 +192,19 @@ export interface TicketRowProps {
   onReopen: (t: Ticket) => void;
   /** "Today" for the time column (tests). */
   now?: Date;
+  /** The ticket's SLA due times (plugins/sla), when it has some. */
+  sla?: SlaTicket;
+  /** The clock the SLA badge reads (renewed every 30 s by the list). */
+  slaNow?: Date;
+}
+
+/** The SLA badge's texts: "SLA 12 min" while near, "SLA estourado" once breached; the due time in the tooltip. */
+export function slaBadgeTexts(t: TFunction, language: string): SlaBadgeTexts {
+  const when = new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'short' });
+  return {
+    label: (a: SlaAlert) => (a.level === 'breached' ? t('sla.breached') : t('sla.near', { minutes: Math.max(0, a.minutes) })),
+    title: (a: SlaAlert) => t(a.target === 'firstResponse' ? 'sla.firstResponse' : 'sla.resolution', { time: when.format(new Date(a.dueAt)) }),
+  };
 }
 
 function ContactAvatar({ ticket }: { ticket: Ticket }) {
@@ -213,10 +228,11 @@ function ContactAvatar({ ticket }: { ticket: Ticket }) {
  * group tag, the assigned-user tag (admins only), the first two tags plus '+N', the time (HH:mm today,
  * else dd/MM/yyyy) and the action buttons of its status: pending -> accept, ignore, transfer; open/group
  * -> transfer, close; closed -> reopen. A pending row cannot be opened by clicking it; other rows open
- * their conversation.
+ * their conversation. The SLA badge (issue 34 item 5) leads the tags while a target of the ticket is near
+ * its due time (amber, the minutes left) or past it (red).
  */
-export const TicketRow = memo(function TicketRow({ ticket, viewer, selected = false, busy = false, onOpen, onAccept, onIgnore, onTransfer, onCloseTicket, onReopen, now }: TicketRowProps) {
-  const { t } = useTranslation('inbox');
+export const TicketRow = memo(function TicketRow({ ticket, viewer, selected = false, busy = false, onOpen, onAccept, onIgnore, onTransfer, onCloseTicket, onReopen, now, sla, slaNow }: TicketRowProps) {
+  const { t, i18n } = useTranslation('inbox');
   const presence = usePresence(ticket.id);
   const pending = ticket.status === 'pending';
   const closed = ticket.status === 'closed';
@@ -308,6 +324,7 @@ export const TicketRow = memo(function TicketRow({ ticket, viewer, selected = fa
           ) : null}
         </Line>
         <Tags>
+          {sla ? <SlaBadge sla={sla} now={slaNow ?? new Date()} texts={slaBadgeTexts(t, i18n.language)} /> : null}
           {ticket.queue ? (
             <Chip data-testid="queue-tag" $bg={stripe}>
               {ticket.queue.name}

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
 import { useTranslation } from 'react-i18next';
 import { Button, Loading, Spinner } from '@atendo/web-ui';
+import { useNow, useSlaTickets } from '@atendo/web-kit';
 import { fetchTicketPage, inboxKeys, type ListSpec } from '../lib/api';
 import { useErrorToast } from '../lib/errors';
 import type { Viewer } from '../lib/viewer';
@@ -53,7 +54,8 @@ export function nearBottom(el: Pick<HTMLElement, 'scrollHeight' | 'scrollTop' | 
  * react-query infinite query keyed by the list (so live updates reach it while hidden; a first page also
  * refreshes the tab badge counts it carries, and `onLoaded` runs once it is in), the next page
  * when scrolled within 100 px of the bottom, an empty state (title and message) and a load error with a
- * retry (the error is also toasted).
+ * retry (the error is also toasted). The SLA due times of its active tickets come from `GET /sla/tickets`
+ * (kept live; nothing when the SLA plugin is not installed) for the rows' badges.
  */
 export function TicketsList({ spec, enabled = true, viewer, selectedUuid, actions, onLoaded }: { spec: ListSpec; enabled?: boolean; viewer: Viewer; selectedUuid: string | null; actions: TicketActions; onLoaded?: () => void }) {
   const { t } = useTranslation('inbox');
@@ -91,6 +93,9 @@ export function TicketsList({ spec, enabled = true, viewer, selectedUuid, action
   }, [maybeLoadMore, query.data]);
 
   const tickets = flattenPages(query.data);
+  const slaIds = useMemo(() => tickets.filter((x) => !x.isGroup && (x.status === 'pending' || x.status === 'open')).map((x) => x.id), [tickets]);
+  const sla = useSlaTickets(slaIds);
+  const now = useNow();
 
   let content;
   if (!enabled) content = null;
@@ -128,6 +133,8 @@ export function TicketsList({ spec, enabled = true, viewer, selectedUuid, action
               onTransfer={actions.transfer}
               onCloseTicket={actions.close}
               onReopen={actions.reopen}
+              sla={sla.get(ticket.id)}
+              slaNow={sla.has(ticket.id) ? now : undefined}
             />
           ))}
         </List>

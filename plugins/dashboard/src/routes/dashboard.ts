@@ -1,7 +1,8 @@
-import { errorResponses, hasRole, toBool, toInt, Type, type PluginApp } from '@atendo/sdk';
+import { errorResponses, hasRole, toBool, toInt, Type, type IdentityService, type PluginApp } from '@atendo/sdk';
 import { TICKET_STATUSES } from '@atendo/sdk/wire';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
-import { DashboardSchema, MOMENTS_WINDOW_DAYS, MomentTicketSchema, NpsInfoSchema, ReportPageSchema, TicketsPerDaySchema, TicketsPerQueueSchema, TicketsPerUserSchema, UserInfoSchema } from '../contract';
+import type { SlaService } from '@atendo/plugin-sla/contract';
+import { DashboardSchema, DashboardSlaSchema, MOMENTS_WINDOW_DAYS, MomentTicketSchema, NpsInfoSchema, ReportPageSchema, TicketsPerDaySchema, TicketsPerQueueSchema, TicketsPerUserSchema, UserInfoSchema } from '../contract';
 import { MomentsQuery, RangeQuery, ReportQuery } from '../schemas/queries';
 import { parseIds, resolveRange } from '../services/range';
 import { parseStatuses, type DashboardStats } from '../services/stats';
@@ -16,11 +17,13 @@ const admin = { role: 'admin' as const };
  *   `/dashboard/nps-info`, `/dashboard/atendimentos-encerrados` ?initialDate&finalDate | days (admin) -> chart data
  *   (contract.ts), the last one a bare number;
  * - `GET /dashboard/moments` ?status&showAll&queueIds&dateStart&dateEnd&userId (any user) -> tickets of the panel;
- * - `GET /ticket/reports` (admin) -> a page of the attendance / ticket duration report.
+ * - `GET /ticket/reports` (admin) -> a page of the attendance / ticket duration report;
+ * - `GET /dashboard/sla` ?days | date_from&date_to (admin; only with the SLA plugin) -> the share of tickets that
+ *   met each SLA target, in all, per queue and per attendant (`DashboardSlaSchema`), from the `sla` service.
  * Errors: 400 ERR_VALIDATION (schema), ERR_DASHBOARD_RANGE, ERR_DASHBOARD_FILTER; 401; 403 ERR_NO_PERMISSION (role).
  */
-export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardStats; queues: QueuesService }): Promise<void> {
-  const { stats, queues } = deps;
+export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardStats; queues: QueuesService; identity: IdentityService; sla?: SlaService }): Promise<void> {
+  const { stats, queues, sla } = deps;
   const range = async (companyId: number, q: RangeQuery) =>
     resolveRange({ days: toInt(q.days), from: q.date_from ?? q.initialDate, to: q.date_to ?? q.finalDate }, await stats.timeZone(companyId));
 
@@ -58,6 +61,24 @@ export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardSt
     config: admin,
     schema: { tags: ['dashboard'], summary: 'Tickets closed in the period (a bare number)', querystring: RangeQuery, response: { 200: Type.Integer(), ...errors } },
   }, async (req) => stats.closedCount(req.auth.companyId, await range(req.auth.companyId, req.query)));
+
+  if (sla) {
+    app.get('/dashboard/sla', {
+      config: admin,
+      schema: { tags: ['dashboard'], summary: 'Share of tickets that met each SLA target, per queue and attendant', querystring: RangeQuery, response: { 200: DashboardSlaSchema, ...errors } },
+    }, async (req) => {
+      const { companyId } = req.auth;
+      const r = await range(companyId, req.query);
+      const [got, queueList, users] = await Promise.all([sla.shares(companyId, r), queues.listQueues(companyId), deps.identity.listUsers(companyId)]);
+      const queueById = new Map(queueList.map((q) => [q.id, q]));
+      const userById = new Map(users.map((u) => [u.id, u]));
+      return {
+        totals: got.totals,
+        queues: got.queues.map((q) => ({ ...q, name: queueById.get(q.queueId)?.name ?? '', color: queueById.get(q.queueId)?.color ?? '' })),
+        attendants: got.users.map((u) => ({ ...u, name: userById.get(u.userId)?.name ?? '' })),
+      };
+    });
+  }
 
   app.get('/dashboard/moments', {
     schema: { tags: ['dashboard'], summary: 'Tickets of the real-time attendance panel', querystring: MomentsQuery, response: { 200: Type.Array(MomentTicketSchema), ...errors } },

@@ -98,6 +98,14 @@ export const en: Translation = {
     logout: 'Log out',
   },
   notifications: {
+    sla: {
+      title: 'SLA breached',
+      toast: 'SLA breached: ticket #{{id}} ({{target}})',
+      entry: 'Ticket #{{id}}: {{target}}',
+      due: 'Due: {{time}}',
+      firstResponse: 'first response',
+      resolution: 'resolution',
+    },
     title: 'Notifications',
     empty: 'No notifications right now.',
     pending: 'Waiting',
@@ -148,6 +156,7 @@ export const en: Translation = {
     settings: 'Settings',
     auditLogs: 'Audit log',
     privacy: 'Privacy',
+    sla: 'SLA',
     companies: 'Companies',
     announcements: 'Announcements',
     deliveries: 'Deliveries',

@@ -98,6 +98,14 @@ export const es: Translation = {
     logout: 'Salir',
   },
   notifications: {
+    sla: {
+      title: 'SLA vencido',
+      toast: 'SLA vencido: ticket #{{id}} ({{target}})',
+      entry: 'Ticket #{{id}}: {{target}}',
+      due: 'Plazo: {{time}}',
+      firstResponse: 'primera respuesta',
+      resolution: 'resolución',
+    },
     title: 'Notificaciones',
     empty: 'No hay notificaciones por ahora.',
     pending: 'En espera',
@@ -148,6 +156,7 @@ export const es: Translation = {
     settings: 'Configuración',
     auditLogs: 'Auditoría',
     privacy: 'Privacidad',
+    sla: 'SLA',
     companies: 'Empresas',
     announcements: 'Anuncios',
     deliveries: 'Entregas',

@@ -96,6 +96,14 @@ export const ptBR = {
     logout: 'Sair',
   },
   notifications: {
+    sla: {
+      title: 'SLA estourado',
+      toast: 'SLA estourado: ticket #{{id}} ({{target}})',
+      entry: 'Ticket #{{id}}: {{target}}',
+      due: 'Prazo: {{time}}',
+      firstResponse: 'primeira resposta',
+      resolution: 'resolução',
+    },
     title: 'Notificações',
     empty: 'Nenhuma notificação no momento.',
     pending: 'Aguardando',
@@ -146,6 +154,7 @@ export const ptBR = {
     settings: 'Configurações',
     auditLogs: 'Auditoria',
     privacy: 'Privacidade',
+    sla: 'SLA',
     companies: 'Empresas',
     announcements: 'Anúncios',
     deliveries: 'Entregas',

@@ -98,6 +98,14 @@ export const tr: Translation = {
     logout: 'Çıkış yap',
   },
   notifications: {
+    sla: {
+      title: 'SLA aşıldı',
+      toast: 'SLA aşıldı: talep #{{id}} ({{target}})',
+      entry: 'Talep #{{id}}: {{target}}',
+      due: 'Son zaman: {{time}}',
+      firstResponse: 'ilk yanıt',
+      resolution: 'çözüm',
+    },
     title: 'Bildirimler',
     empty: 'Şu anda bildirim yok.',
 
@@ -149,6 +157,7 @@ export const tr: Translation = {
     settings: 'Ayarlar',
     auditLogs: 'Denetim kaydı',
     privacy: 'Gizlilik',
+    sla: 'SLA',
     companies: 'Şirketler',
     announcements: 'Duyurular',
     deliveries: 'Teslimatlar',

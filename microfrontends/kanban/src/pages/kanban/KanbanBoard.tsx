@@ -18,7 +18,7 @@ import {
 } from '@dnd-kit/core';
 import { isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Badge, Button, EmptyState, SelectField, Spinner, Title } from '@atendo/web-ui';
-import { navigateTo, SearchBox, useDebounced } from '@atendo/web-kit';
+import { navigateTo, SearchBox, SlaBadge, useDebounced, useNow, useSlaTickets, type SlaAlert, type SlaBadgeTexts, type SlaTicket } from '@atendo/web-kit';
 import { FilterBar, Failed, Frame, PageLoading, ToggleChip, useCoalesced } from '../../lib/parts';
 import {
   addTicketTag,
@@ -291,6 +291,9 @@ function LaneColumn({ lane, filters }: { lane: Lane; filters: BoardFilters }) {
     return (q.data?.pages ?? []).flatMap((p) => p.tickets).filter((x) => (seen.has(x.id) ? false : (seen.add(x.id), true)));
   }, [q.data]);
   const count = q.data?.pages[0]?.count;
+  const slaIds = useMemo(() => tickets.filter((x) => x.status === 'pending' || x.status === 'open').map((x) => x.id), [tickets]);
+  const sla = useSlaTickets(slaIds);
+  const now = useNow();
   return (
     <Column ref={setNodeRef} $over={isOver} aria-label={lane.name} data-testid={`lane-${lane.id}`} data-lane-name={lane.name}>
       <ColumnHead $color={lane.color}>
@@ -309,7 +312,7 @@ function LaneColumn({ lane, filters }: { lane: Lane; filters: BoardFilters }) {
         ) : tickets.length === 0 ? (
           <EmptyState icon="kanban" text={t('board.empty')} data-testid={`lane-${lane.id}-empty`} />
         ) : (
-          tickets.map((ticket) => <DraggableCard key={ticket.id} ticket={ticket} lane={lane.id} />)
+          tickets.map((ticket) => <DraggableCard key={ticket.id} ticket={ticket} lane={lane.id} sla={sla.get(ticket.id)} now={now} />)
         )}
         {q.hasNextPage || q.isFetchingNextPage ? (
           q.isFetchingNextPage ? (
@@ -349,22 +352,35 @@ const CardBox = styled.article<{ $dragging?: boolean; $overlay?: boolean }>`
 `;
 
 /** A card that can be dragged to another lane. */
-function DraggableCard({ ticket, lane }: { ticket: BoardTicket; lane: number }) {
+function DraggableCard({ ticket, lane, sla, now }: { ticket: BoardTicket; lane: number; sla?: SlaTicket; now: Date }) {
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `card-${lane}-${ticket.id}`, data: { ticket, from: lane } });
-  return <CardBody ref={setNodeRef} ticket={ticket} dragging={isDragging} {...attributes} {...listeners} />;
+  return <CardBody ref={setNodeRef} ticket={ticket} dragging={isDragging} sla={sla} now={now} {...attributes} {...listeners} />;
 }
 
-type CardBodyProps = { ticket: BoardTicket; dragging?: boolean; overlay?: boolean; ref?: (el: HTMLElement | null) => void } & Record<string, unknown>;
+type CardBodyProps = { ticket: BoardTicket; dragging?: boolean; overlay?: boolean; sla?: SlaTicket; now?: Date; ref?: (el: HTMLElement | null) => void } & Record<string, unknown>;
 
-/** A card's content: number, contact name and number, last message, the open button. */
-function CardBody({ ticket, dragging, overlay, ref, ...rest }: CardBodyProps) {
-  const { t } = useTranslation('kanban');
+/** The SLA badge's texts (issue 34 item 5): "SLA 12 min" while near, "SLA estourado" once breached; the due time in the tooltip. */
+function slaTexts(t: (key: string, o?: Record<string, unknown>) => string, language: string): SlaBadgeTexts {
+  const when = new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'short' });
+  return {
+    label: (a: SlaAlert) => (a.level === 'breached' ? t('board.sla.breached') : t('board.sla.near', { minutes: Math.max(0, a.minutes) })),
+    title: (a: SlaAlert) => t(a.target === 'firstResponse' ? 'board.sla.firstResponse' : 'board.sla.resolution', { time: when.format(new Date(a.dueAt)) }),
+  };
+}
+
+/**
+ * A card's content: number, contact name and SLA badge (amber while a target of the ticket nears its due time,
+ * red once past it; plugins/sla), number, last message, the open button.
+ */
+function CardBody({ ticket, dragging, overlay, sla, now, ref, ...rest }: CardBodyProps) {
+  const { t, i18n } = useTranslation('kanban');
   const stop = (e: KeyboardEvent) => e.stopPropagation();
   return (
     <CardBox ref={ref} $dragging={dragging} $overlay={overlay} data-testid={overlay ? undefined : `card-${ticket.id}`} aria-roledescription={t('board.dnd.card')} aria-label={t('board.cardLabel', { id: ticket.id, name: ticket.contact?.name ?? '' })} {...rest}>
       <div className="top">
         <span className="number">#{ticket.id}</span>
         <span className="name">{ticket.contact?.name ?? ''}</span>
+        {sla && !overlay ? <SlaBadge sla={sla} now={now ?? new Date()} texts={slaTexts(t, i18n.language)} testId={`card-${ticket.id}-sla`} /> : null}
       </div>
       <span className="phone">{ticket.contact?.number ?? ''}</span>
       <span className="last" title={ticket.lastMessage ?? ''}>

@@ -2,6 +2,7 @@
 export const texts = {
   'pt-BR': {
     board: {
+      sla: { near: 'SLA {{minutes}} min', breached: 'SLA estourado', firstResponse: 'Primeira resposta até {{time}}', resolution: 'Resolução até {{time}}' },
       title: 'Kanban',
       defaultLane: 'Em aberto',
       search: 'Pesquisar ticket',
@@ -28,6 +29,7 @@ export const texts = {
   },
   en: {
     board: {
+      sla: { near: 'SLA {{minutes}} min', breached: 'SLA breached', firstResponse: 'First response due {{time}}', resolution: 'Resolution due {{time}}' },
       title: 'Kanban',
       defaultLane: 'Open',
       search: 'Search tickets',
@@ -53,6 +55,7 @@ export const texts = {
   },
   es: {
     board: {
+      sla: { near: 'SLA {{minutes}} min', breached: 'SLA vencido', firstResponse: 'Primera respuesta hasta {{time}}', resolution: 'Resolución hasta {{time}}' },
       title: 'Kanban',
       defaultLane: 'Abiertos',
       search: 'Buscar ticket',
@@ -79,6 +82,7 @@ export const texts = {
   },
   tr: {
     board: {
+      sla: { near: 'SLA {{minutes}} dk', breached: 'SLA aşıldı', firstResponse: 'İlk yanıt son zamanı {{time}}', resolution: 'Çözüm son zamanı {{time}}' },
       title: 'Kanban',
       defaultLane: 'Açık',
       search: 'Talep ara',

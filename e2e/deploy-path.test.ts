@@ -134,3 +134,25 @@ function readdirAreas(): string[] {
     .map((a: { package: string }) => a.package)
     .filter((d: string) => existsSync(join(ROOT, d, 'package.json')));
 }
+
+describe('README: third-party licences', () => {
+  const section = README.slice(README.indexOf('## Third-party licences'));
+
+  test('every production dependency under a GPL licence (not LGPL, not a choice with a permissive one) is named there', () => {
+    expect(section.length).toBeGreaterThan(100);
+    const copyleft = Object.entries(lock.packages)
+      .filter(([p, e]) => p.includes('node_modules/') && !e.dev && !e.link)
+      .map(([p, e]) => ({ name: p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length), license: String((e as { license?: string }).license ?? '') }))
+      .filter((x) => /(^|[^L])GPL/.test(x.license) && !/\bOR\b/.test(x.license));
+    // FFmpeg's Linux and Windows builds and libsignal (Baileys) today.
+    expect(copyleft.map((x) => x.name)).toEqual(expect.arrayContaining(['@ffmpeg-installer/linux-x64', 'libsignal']));
+    // A platform package (`@scope/<platform>`) is named by its scope.
+    for (const x of copyleft) {
+      const scope = x.name.startsWith('@') ? `${x.name.split('/')[0]}/` : undefined;
+      expect({ ...x, named: section.includes(`\`${x.name}\``) || (scope !== undefined && section.includes(`\`${scope}`)) }).toEqual({ ...x, named: true });
+    }
+    // The product's own licence, as package.json has it.
+    const license = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { license: string }).license;
+    expect(section).toContain(`"license": "${license}"`);
+  });
+});

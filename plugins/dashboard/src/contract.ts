@@ -131,11 +131,13 @@ export const MomentTicketSchema = Type.Object({
 });
 export type MomentTicket = Static<typeof MomentTicketSchema>;
 
-/** One row of `GET /ticket/reports` (attendance and ticket duration reports). */
+/** One row of `GET /ticket/reports` (attendance, group attendance and ticket duration reports). */
 export const ReportRowSchema = Type.Object({
   id: Type.Integer(),
   uuid: Type.String(),
   status: Type.String(),
+  /** A group conversation (the contact is the group). */
+  isGroup: Type.Boolean(),
   contact: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), number: Type.String() }), Type.Null()]),
   queue: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }), Type.Null()]),
   user: Type.Union([Ref, Type.Null()]),
@@ -143,6 +145,10 @@ export const ReportRowSchema = Type.Object({
   createdAt: Type.String(),
   acceptedAt: Type.Union([Type.String(), Type.Null()]),
   closedAt: Type.Union([Type.String(), Type.Null()]),
+  /** The ticket's last change (ISO-8601): its last activity. */
+  updatedAt: Type.String(),
+  /** The text of the ticket's last message (null: none known). */
+  lastMessage: Type.Union([Type.String(), Type.Null()]),
   /** Minutes from creation to acceptance (null: not accepted). */
   waitTime: NullableNum,
   /** Minutes from acceptance to close (null: not closed or never accepted). */
@@ -164,8 +170,8 @@ export const ReportPageSchema = Type.Object({
   tickets: Type.Array(ReportRowSchema),
   count: Type.Integer(),
   hasMore: Type.Boolean(),
-  /** Over every matching ticket (not only the page). */
-  totals: Type.Object({ tickets: Type.Integer(), avgWaitTime: NullableNum, avgSupportTime: NullableNum, avgDuration: NullableNum }),
+  /** Over every matching ticket (not only the page); `contacts`: distinct contacts (groups in the group report). */
+  totals: Type.Object({ tickets: Type.Integer(), contacts: Type.Integer(), avgWaitTime: NullableNum, avgSupportTime: NullableNum, avgDuration: NullableNum }),
   /** The company's IANA time zone (setting `timezone`, default America/Sao_Paulo): the screens show times in it. */
   timeZone: Type.String(),
   /** The product family's total (`totalTickets.total`, its GridReport page): the same as `count`. */
@@ -185,6 +191,53 @@ export const DashboardSlaSchema = Type.Object({
   attendants: Type.Array(Type.Object({ userId: Type.Integer(), name: Type.String(), firstResponse: SlaShareSchema, resolution: SlaShareSchema })),
 });
 export type DashboardSla = Static<typeof DashboardSlaSchema>;
+/** NPS classes of a rate 0..10: detractor 0-6, passive 7-8, promoter 9-10. */
+export const NPS_CLASSES = ['promoter', 'passive', 'detractor'] as const;
+export type NpsClass = (typeof NPS_CLASSES)[number];
+
+/** One answer of `GET /ticket/reports/research` (the research report: the customers' NPS answers). */
+export const ResearchAnswerSchema = Type.Object({
+  /** The rated ticket. */
+  ticketId: Type.Integer(),
+  uuid: Type.String(),
+  /** The customer's answer, 0..10. */
+  rate: Type.Integer(),
+  npsClass: Type.Union(NPS_CLASSES.map((c) => Type.Literal(c))),
+  /** When the customer answered (ISO-8601). */
+  ratedAt: Type.String(),
+  /** The ticket's creation and close (ISO-8601; closedAt null when it was reopened since). */
+  createdAt: Type.String(),
+  closedAt: Type.Union([Type.String(), Type.Null()]),
+  contact: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), number: Type.String() }), Type.Null()]),
+  queue: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }), Type.Null()]),
+  user: Type.Union([Ref, Type.Null()]),
+  whatsapp: Type.Union([Ref, Type.Null()]),
+});
+export type ResearchAnswer = Static<typeof ResearchAnswerSchema>;
+
+/** `GET /ticket/reports/research`: one page of answers, newest first, with totals over every matching answer. */
+export const ResearchPageSchema = Type.Object({
+  answers: Type.Array(ResearchAnswerSchema),
+  count: Type.Integer(),
+  hasMore: Type.Boolean(),
+  totals: Type.Object({
+    answers: Type.Integer(),
+    /** Mean rate 0..10, two decimals (null: no answer). */
+    average: NullableNum,
+    promoters: Type.Integer(),
+    passives: Type.Integer(),
+    detractors: Type.Integer(),
+    /** Percentages 0..100, two decimals. */
+    promotersPerc: Num,
+    passivesPerc: Num,
+    detractorsPerc: Num,
+    /** % promoters - % detractors (-100..100, two decimals). */
+    npsScore: Num,
+  }),
+  /** The company's IANA time zone: the days of the range and the times shown are in it. */
+  timeZone: Type.String(),
+});
+export type ResearchPage = Static<typeof ResearchPageSchema>;
 
 /** Period options of the screen (spec 1-platform.md §8) and the moments window in days. */
 export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;

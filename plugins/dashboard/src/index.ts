@@ -16,7 +16,7 @@ import { dashboardRoutes } from './routes/dashboard';
 /**
  * The dashboard plugin: keeps its own copy of the tickets it counts (`dashboard_tickets`, fed by the
  * tickets plugin's topics and backfilled through its service, ratings from the automation plugin) and
- * serves `GET /dashboard*` and `GET /ticket/reports`. See README.md. Definition only.
+ * serves `GET /dashboard*`, `GET /ticket/reports` and `GET /ticket/reports/research`. See README.md. Definition only.
  */
 export default definePlugin({
   id: 'dashboard',

@@ -40,7 +40,7 @@ async function contact(companyId: number, name: string): Promise<number> {
 
 async function ticket(
   companyId: number,
-  o: { contactId: number; conn: number; queueId: number | null; userId: number | null; status: string; created: string; accepted?: string; closed?: string },
+  o: { contactId: number; conn: number; queueId: number | null; userId: number | null; status: string; created: string; accepted?: string; closed?: string; isGroup?: boolean; lastMessage?: string },
 ): Promise<number> {
   const [row] = await k.db('tickets')
     .insert({
@@ -55,13 +55,16 @@ async function ticket(
       acceptedAt: o.accepted ? at(o.accepted) : null,
       closedAt: o.closed ? at(o.closed) : null,
       updatedAt: at(o.closed ?? o.accepted ?? o.created),
+      isGroup: o.isGroup ?? false,
+      lastMessage: o.lastMessage ?? null,
     })
     .returning('id');
   return row.id;
 }
 
-async function rate(companyId: number, ticketId: number, contactId: number, userId: number | null, rate: number): Promise<void> {
-  await k.db('automationNpsRatings').insert({ companyId, ticketId, userId, contactId, rate });
+/** A rating answered at `answered` (an ISO instant). */
+async function rate(companyId: number, ticketId: number, contactId: number, userId: number | null, rate: number, answered: string): Promise<void> {
+  await k.db('automationNpsRatings').insert({ companyId, ticketId, userId, contactId, rate, createdAt: at(answered) });
 }
 
 /** A company in São Paulo time (UTC-3) with two attendants, two queues and the fixture tickets (see the table in each test). */
@@ -93,10 +96,11 @@ async function tenant(timeZone = 'America/Sao_Paulo'): Promise<Tenant> {
   t.T6 = await ticket(companyId, { ...base, contactId: c[1], queueId: null, userId: u1.id, status: 'closed', created: '2026-11-05T10:00:00Z', accepted: '2026-11-05T10:15:00Z', closed: '2026-11-05T11:15:00Z' });
   // T7: Ana, Vendas, C5, 2026-11-01T02:30Z = 23:30 local Oct 31; wait 10, support 15 (closed 23:55 local Oct 31); rated 9.
   t.T7 = await ticket(companyId, { ...base, contactId: c[4], queueId: q1.id, userId: u1.id, status: 'closed', created: '2026-11-01T02:30:00Z', accepted: '2026-11-01T02:40:00Z', closed: '2026-11-01T02:55:00Z' });
-  await rate(companyId, t.T1, c[0], u1.id, 10);
-  await rate(companyId, t.T2, c[1], u1.id, 8);
-  await rate(companyId, t.T3, c[0], u2.id, 3);
-  await rate(companyId, t.T7, c[4], u1.id, 9);
+  // Answered 5 minutes after the close: T7's at 2026-11-01T03:00Z, 00:00 local Nov 1 (the ticket is of Oct 31).
+  await rate(companyId, t.T1, c[0], u1.id, 10, '2026-11-02T12:45:00Z');
+  await rate(companyId, t.T2, c[1], u1.id, 8, '2026-11-02T14:25:00Z');
+  await rate(companyId, t.T3, c[0], u2.id, 3, '2026-11-03T15:25:00Z');
+  await rate(companyId, t.T7, c[4], u1.id, 9, '2026-11-01T03:00:00Z');
   return { companyId, admin, u1, u2, q1: q1.id, q2: q2.id, conn: conn.id, contacts: c, tickets: t };
 }
 
@@ -206,16 +210,18 @@ describe('GET /dashboard on the fixture', () => {
     expect(all.body.count).toBe(6);
     expect(all.body.timeZone).toBe('America/Sao_Paulo');
     // Durations (creation to close) of the closed ones: 40, 80, 20, 75.
-    expect(all.body.totals).toEqual({ tickets: 6, avgWaitTime: 16, avgSupportTime: 41.25, avgDuration: 53.75 });
+    expect(all.body.totals).toEqual({ tickets: 6, contacts: 4, avgWaitTime: 16, avgSupportTime: 41.25, avgDuration: 53.75 });
     expect(all.body.tickets.map((t: { id: number }) => t.id)).toEqual([A.tickets.T6, A.tickets.T5, A.tickets.T4, A.tickets.T3, A.tickets.T2, A.tickets.T1]);
     const t2 = all.body.tickets.find((t: { id: number }) => t.id === A.tickets.T2);
     expect(t2).toMatchObject({
       status: 'closed',
+      isGroup: false,
       contact: { id: A.contacts[1], name: 'C2' },
       queue: { id: A.q1, color: '#111111' },
       user: { id: A.u1.id, name: 'Ana' },
       whatsapp: { id: A.conn, name: 'Main' },
       createdAt: '2026-11-02T13:00:00.000Z',
+      updatedAt: '2026-11-02T14:20:00.000Z',
       waitTime: 20,
       supportTime: 60,
       duration: 80,
@@ -234,6 +240,111 @@ describe('GET /dashboard on the fixture', () => {
     expect(p2.body).toMatchObject({ count: 6, hasMore: false });
     expect(p2.body.tickets.map((t: { id: number }) => t.id)).toEqual([A.tickets.T2, A.tickets.T1]);
     expect((await get(A.admin, `/ticket/reports?${NOV_I}&pageSize=4`)).body.hasMore).toBe(true);
+  });
+
+  it('answers the group attendance report (isGroup=true): the group conversations only, with their last activity and message', async () => {
+    // In company B, Nov 10..12 local (the other tests read Nov 1..5).
+    const G = B;
+    const RANGE = 'initialDate=2026-11-10&finalDate=2026-11-12';
+    const group = async (name: string, number: string) =>
+      (await k.db('contacts').insert({ companyId: G.companyId, name, number, isGroup: true, channel: 'whatsapp' }).returning('id'))[0].id as number;
+    const g1 = await group('Grupo Vendas', `120363${Date.now() % 1e9}1`);
+    const g2 = await group('Grupo Suporte', `120363${Date.now() % 1e9}2`);
+    // GA: a group conversation without a ticket flow (status group), 10:00 local Nov 10, last message 11:00 local.
+    const GA = await ticket(G.companyId, { conn: G.conn, contactId: g1, queueId: null, userId: null, status: 'group', created: '2026-11-10T13:00:00Z', isGroup: true, lastMessage: 'Bom dia, grupo' });
+    await k.db('tickets').where({ id: GA }).update({ updatedAt: at('2026-11-10T14:00:00Z') });
+    // GB: a group served as a ticket (groupAsTicket): Ana, Suporte, wait 10, support 20, 09:00 local Nov 11.
+    const GB = await ticket(G.companyId, { conn: G.conn, contactId: g2, queueId: G.q2, userId: G.u1.id, status: 'closed', created: '2026-11-11T12:00:00Z', accepted: '2026-11-11T12:10:00Z', closed: '2026-11-11T12:30:00Z', isGroup: true });
+    // GC: the first group's earlier ticket, Nov 9 local: outside the range.
+    await ticket(G.companyId, { conn: G.conn, contactId: g1, queueId: null, userId: null, status: 'closed', created: '2026-11-09T13:00:00Z', closed: '2026-11-09T14:00:00Z', isGroup: true });
+    // P: a 1:1 conversation of the range (the attendance report's).
+    const P = await ticket(G.companyId, { conn: G.conn, contactId: G.contacts[0], queueId: G.q1, userId: G.u2.id, status: 'closed', created: '2026-11-12T12:00:00Z', accepted: '2026-11-12T12:05:00Z', closed: '2026-11-12T12:15:00Z' });
+
+    const groups = await get(G.admin, `/ticket/reports?${RANGE}&isGroup=true`);
+    expect(groups.status).toBe(200);
+    expect(groups.body.tickets.map((t: { id: number }) => t.id)).toEqual([GB, GA]);
+    expect(groups.body.totals).toEqual({ tickets: 2, contacts: 2, avgWaitTime: 10, avgSupportTime: 20, avgDuration: 30 });
+    expect(groups.body.tickets[1]).toMatchObject({
+      id: GA,
+      status: 'group',
+      isGroup: true,
+      contact: { id: g1, name: 'Grupo Vendas' },
+      user: null,
+      queue: null,
+      whatsapp: { id: G.conn, name: 'Main' },
+      createdAt: '2026-11-10T13:00:00.000Z',
+      updatedAt: '2026-11-10T14:00:00.000Z',
+      lastMessage: 'Bom dia, grupo',
+      waitTime: null,
+      duration: null,
+    });
+    expect(groups.body.tickets[0]).toMatchObject({ id: GB, isGroup: true, user: { id: G.u1.id, name: 'Ana' }, queue: { id: G.q2 }, waitTime: 10, supportTime: 20, duration: 30 });
+    // The other filters hold within the groups; the attendance report (isGroup=false) is the 1:1 conversations.
+    expect((await get(G.admin, `/ticket/reports?${RANGE}&isGroup=true&status=group`)).body.tickets.map((t: { id: number }) => t.id)).toEqual([GA]);
+    expect((await get(G.admin, `/ticket/reports?${RANGE}&isGroup=true&userIds=${G.u1.id}`)).body.count).toBe(1);
+    const people = await get(G.admin, `/ticket/reports?${RANGE}&isGroup=false`);
+    expect(people.body.tickets.map((t: { id: number; isGroup: boolean }) => [t.id, t.isGroup])).toEqual([[P, false]]);
+    expect((await get(G.admin, `/ticket/reports?${RANGE}`)).body.count).toBe(3);
+    expect((await get(G.admin, `/ticket/reports?${RANGE}&isGroup=maybe`)).body.error).toBe('ERR_VALIDATION');
+    // Another company has no group conversation: none of B's.
+    expect((await get(A.admin, `/ticket/reports?${RANGE}&isGroup=true`)).body).toMatchObject({ count: 0, tickets: [], totals: { tickets: 0, contacts: 0, avgWaitTime: null } });
+    expect((await get(A.admin, `/ticket/reports?${NOV_I}&isGroup=true`)).body.count).toBe(0);
+  });
+
+  it("answers the research report: the customers' NPS answers by the day they answered, filters, pages and totals", async () => {
+    const all = await get(A.admin, `/ticket/reports/research?${NOV_I}`);
+    expect(all.status).toBe(200);
+    // T7's ticket is of Oct 31 local, its answer of Nov 1 local: in the range (the dashboard's NPS counts it on Oct 31).
+    expect(all.body.answers.map((a: { ticketId: number; rate: number; npsClass: string }) => [a.ticketId, a.rate, a.npsClass])).toEqual([
+      [A.tickets.T3, 3, 'detractor'],
+      [A.tickets.T2, 8, 'passive'],
+      [A.tickets.T1, 10, 'promoter'],
+      [A.tickets.T7, 9, 'promoter'],
+    ]);
+    expect(all.body).toMatchObject({ count: 4, hasMore: false, timeZone: 'America/Sao_Paulo' });
+    expect(all.body.totals).toEqual({ answers: 4, average: 7.5, promoters: 2, passives: 1, detractors: 1, promotersPerc: 50, passivesPerc: 25, detractorsPerc: 25, npsScore: 25 });
+    expect(all.body.answers[0]).toEqual({
+      ticketId: A.tickets.T3,
+      uuid: expect.any(String),
+      rate: 3,
+      npsClass: 'detractor',
+      ratedAt: '2026-11-03T15:25:00.000Z',
+      createdAt: '2026-11-03T15:00:00.000Z',
+      closedAt: '2026-11-03T15:20:00.000Z',
+      contact: { id: A.contacts[0], name: 'C1', number: expect.any(String) },
+      queue: { id: A.q2, name: expect.any(String), color: '#222222' },
+      user: { id: A.u2.id, name: 'Bruno' },
+      whatsapp: { id: A.conn, name: 'Main' },
+    });
+    const ids = async (query: string) => (await get(A.admin, `/ticket/reports/research?${NOV_I}&${query}`)).body.answers.map((a: { ticketId: number }) => a.ticketId);
+    expect(await ids(`userIds=${A.u2.id}`)).toEqual([A.tickets.T3]);
+    expect(await ids(`queueIds=[${A.q1}]`)).toEqual([A.tickets.T2, A.tickets.T1, A.tickets.T7]);
+    expect(await ids('npsClass=promoter')).toEqual([A.tickets.T1, A.tickets.T7]);
+    expect(await ids('npsClass=["passive","detractor"]')).toEqual([A.tickets.T3, A.tickets.T2]);
+    const promoters = (await get(A.admin, `/ticket/reports/research?${NOV_I}&npsClass=promoter`)).body.totals;
+    expect(promoters).toMatchObject({ answers: 2, average: 9.5, promotersPerc: 100, npsScore: 100 });
+    const p2 = (await get(A.admin, `/ticket/reports/research?${NOV_I}&pageSize=3&pageNumber=2`)).body;
+    expect(p2).toMatchObject({ count: 4, hasMore: false });
+    expect(p2.answers.map((a: { ticketId: number }) => a.ticketId)).toEqual([A.tickets.T7]);
+    expect((await get(A.admin, `/ticket/reports/research?${NOV_I}&pageSize=3`)).body.hasMore).toBe(true);
+    // Oct 31 local: T7 was created then, but answered the next day.
+    expect((await get(A.admin, '/ticket/reports/research?initialDate=2026-10-31&finalDate=2026-10-31')).body.count).toBe(0);
+    expect((await get(A.admin, '/ticket/reports/research?initialDate=2026-11-01&finalDate=2026-11-01')).body.answers.map((a: { ticketId: number }) => a.ticketId)).toEqual([A.tickets.T7]);
+    expect((await get(A.admin, `/ticket/reports/research?${NOV_I}&npsClass=nope`)).body.error).toBe('ERR_DASHBOARD_FILTER');
+    expect((await get(A.admin, `/ticket/reports/research?${NOV_I}&userIds=[x]`)).body.error).toBe('ERR_DASHBOARD_FILTER');
+    expect((await get(A.admin, `/ticket/reports/research?${NOV_I}&pageSize=0`)).body.error).toBe('ERR_VALIDATION');
+    expect((await get(A.admin, '/ticket/reports/research?initialDate=2026-11-05&finalDate=2026-11-01')).body.error).toBe('ERR_DASHBOARD_RANGE');
+  });
+
+  it('answers an empty research report for a company with no answer', async () => {
+    const { admin } = await k.createCompany();
+    expect((await get(admin, `/ticket/reports/research?${NOV_I}`)).body).toEqual({
+      answers: [],
+      count: 0,
+      hasMore: false,
+      totals: { answers: 0, average: null, promoters: 0, passives: 0, detractors: 0, promotersPerc: 0, passivesPerc: 0, detractorsPerc: 0, npsScore: 0 },
+      timeZone: 'America/Sao_Paulo',
+    });
   });
 
   it("answers the product family's report page as it sends and reads it (GridReport): status=[] is no filter; totalTickets.total and flat names", async () => {
@@ -280,7 +391,7 @@ describe('validation and roles', () => {
   });
 
   it('keeps the statistics to admins (the panel to every user)', async () => {
-    for (const url of ['/dashboard', '/dashboard/total-atendimentos', '/dashboard/queues', '/dashboard/ticketsUsers', '/dashboard/user-info', '/dashboard/nps-info', '/dashboard/atendimentos-encerrados', '/ticket/reports']) {
+    for (const url of ['/dashboard', '/dashboard/total-atendimentos', '/dashboard/queues', '/dashboard/ticketsUsers', '/dashboard/user-info', '/dashboard/nps-info', '/dashboard/atendimentos-encerrados', '/ticket/reports', '/ticket/reports/research']) {
       const res = await get(A.u1, url);
       expect([url, res.status]).toEqual([url, 403]);
     }
@@ -319,6 +430,11 @@ describe('tenant isolation', () => {
     expect(br.tickets.filter((t: { id: number }) => aIds.has(t.id))).toEqual([]);
     // Another company's ids as filters match nothing.
     expect((await get(B.admin, `/ticket/reports?${NOV_I}&userIds=${A.u1.id}`)).body.count).toBe(0);
+    const research = (await get(B.admin, `/ticket/reports/research?${NOV_I}&pageSize=500`)).body;
+    expect(research.count).toBe(4);
+    expect(research.answers.map((a: { ticketId: number }) => a.ticketId).sort()).toEqual([B.tickets.T1, B.tickets.T2, B.tickets.T3, B.tickets.T7].sort());
+    expect((await get(B.admin, `/ticket/reports/research?${NOV_I}&userIds=${A.u1.id}`)).body.count).toBe(0);
+    expect((await get(B.admin, `/ticket/reports/research?${NOV_I}&queueIds=${A.q1}`)).body.count).toBe(0);
     const bm = (await get(B.admin, '/dashboard/moments?showAll=true&dateStart=2026-11-01&dateEnd=2026-11-05')).body;
     expect(bm.map((t: { id: number }) => t.id).sort()).toEqual([B.tickets.T4, B.tickets.T5, B.tickets.T8].sort());
   });
@@ -389,6 +505,10 @@ describe('live updates from the tickets plugin', () => {
       return c;
     });
     expect(rated.withoutRating).toBe(before.withoutRating);
+    // The research report has the answer, today (the company's day).
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const research = (await get(A.admin, `/ticket/reports/research?initialDate=${today}&finalDate=${today}`)).body;
+    expect(research.answers.find((a: { ticketId: number }) => a.ticketId === id)).toMatchObject({ rate: 10, npsClass: 'promoter', queue: { id: A.q1 } });
     // B never sees it.
     expect((await get(B.admin, '/dashboard?days=1')).body.counters.tickets).toBe(0);
   });

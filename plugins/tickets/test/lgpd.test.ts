@@ -5,7 +5,9 @@
  * and cannot recover it by searching digit by digit; a search by the complete number still finds the
  * contact (server-side). Admins see and search full numbers.
  */
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
+import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, type Envelope } from '@atendo/sdk';
 import type { TestKernel } from '@atendo/testing';
 import { waitFor } from '@atendo/testing';
 import { createContact, createTenant, insertMessage, insertTicket, ticketsKernel, type ContactFixture, type Tenant } from './helpers';
@@ -130,6 +132,69 @@ test('setting disabled: everyone gets full numbers again, at once', async () => 
       await k.as(t.admin, 'PUT', `/contacts/${person.id}`, { name: `Joana ${Date.now()}` });
       return got.some((e) => e.includes(NUMBER));
     }, 5000, 300);
+  } finally {
+    userSocket.close();
+  }
+});
+
+test("setting off: a plain user gets the customer's number in full in every event, also right after a settings change and once the cached setting aged (issue 31: masked after a contact card)", async () => {
+  const u = t;
+  expect((await k.as(u.admin, 'PUT', '/companySettings', { column: 'lgpdHideNumber', data: 'disabled' })).statusCode).toBe(200);
+  const number = '5511976543210';
+  const customer = await createContact(k, u.companyId, { name: 'Rita Cliente', number });
+  await k.db('contacts').where({ id: customer.id }).update({ remoteJid: `${number}@s.whatsapp.net` });
+  const ticket = await insertTicket(k, u.companyId, { contactId: customer.id, whatsappId: u.conn.id, queueId: u.queueA.id, userId: u.userA.id, status: 'open' });
+  /** A message of the customer, as the WhatsApp adapter publishes it. */
+  const inbound = async (content: Envelope['content']) => {
+    const externalId = `wamid.${randomBytes(8).toString('hex')}`;
+    const key = idempotencyKey('whatsapp', u.conn.id, 'message', externalId);
+    const env = {
+      schemaVersion: ENVELOPE_SCHEMA_VERSION, id: envelopeId(key), idempotencyKey: key, channel: 'whatsapp', direction: 'in', kind: 'message', occurredAt: new Date().toISOString(),
+      companyId: u.companyId, connectionId: u.conn.id, thread: { externalId: number, isGroup: false }, sender: { externalId: number, name: 'Rita Cliente', phone: number, jid: `${number}@s.whatsapp.net` },
+      externalId, content, raw: { key: { id: externalId } },
+    } as Envelope;
+    await k.bus.publish('channel.inbound.whatsapp.message', env, { id: key });
+    return externalId;
+  };
+  const card = { type: 'contact', vcards: ['BEGIN:VCARD\nVERSION:3.0\nFN:Pedro\nTEL;type=CELL;waid=5521955554444:+55 21 95555-4444\nEND:VCARD'] } as Envelope['content'];
+  const userSocket = await k.socket(u.userA.token, base);
+  const got = record(userSocket);
+  /** The events the user got for the message `wid` (its appMessage and the ticket update after it), once both came. */
+  const eventsOf = async (wid: string) => {
+    const at = (await waitFor(() => {
+      const i = got.findIndex((e) => e.startsWith(`company-${u.companyId}-appMessage`) && e.includes(wid));
+      return i >= 0 && got.slice(i).some((e) => e.startsWith(`company-${u.companyId}-ticket`)) ? { i } : false;
+    }, 5000)) as { i: number };
+    const out = got.slice(at.i);
+    got.length = 0;
+    return out;
+  };
+  const expectFull = (events: string[]) => {
+    const text = events.join('\n');
+    expect(text).toContain(`"number":"${number}"`);
+    expect(text).not.toContain('******');
+  };
+  try {
+    // Another setting changes: every node forgets the company's settings, the next events come at once.
+    expect((await k.as(u.admin, 'PUT', '/companySettings', { column: 'userRating', data: 'enabled' })).statusCode).toBe(200);
+    expectFull(await eventsOf(await inbound(card)));
+    // The cached setting is older than its lifetime (5 s) when the next message comes.
+    const realNow = Date.now;
+    const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 6000);
+    try {
+      expectFull(await eventsOf(await inbound(card)));
+      expectFull(await eventsOf(await inbound({ type: 'text', text: 'Recebeu o contato?' } as Envelope['content'])));
+    } finally {
+      later.mockRestore();
+    }
+    // Hiding switched on: the very next events are masked (never a full number while the change spreads).
+    expect((await k.as(u.admin, 'PUT', '/companySettings', { column: 'lgpdHideNumber', data: 'enabled' })).statusCode).toBe(200);
+    const masked = (await eventsOf(await inbound(card))).join('\n');
+    expect(masked).not.toContain(number);
+    expect(masked).toContain('"number":"55119******10"');
+    // The ticket as the inbox reads it afterwards: the number as the setting says.
+    expect((await k.as(u.admin, 'PUT', '/companySettings', { column: 'lgpdHideNumber', data: 'disabled' })).statusCode).toBe(200);
+    expect((await k.as(u.userA, 'GET', `/tickets/${ticket.id}`)).json().contact.number).toBe(number);
   } finally {
     userSocket.close();
   }

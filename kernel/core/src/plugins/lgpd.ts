@@ -13,8 +13,9 @@ export const LGPD_SETTING_TTL_MS = 5000;
  *   sends the masked copy to them, the full payload to the others).
  * HTTP reads it through the identity's settings cache (forgotten by every settings write and every node's
  * settings event, so a change holds at once on the node that made it); socket delivery caches it per company for LGPD_SETTING_TTL_MS, forgotten
- * on `company-{id}-settings` events (seen by every node's hub). While a company's value is not known yet, sockets get masked copies
- * (never a full number by accident).
+ * on `company-{id}-settings` events (seen by every node's hub). While a company's value is not known (or older than the TTL), the hub
+ * holds the company's events until it is read (never a full number by accident, nor a masked one where
+ * numbers are shown); when it cannot be read, sockets get masked copies.
  */
 export class LgpdPolicy {
   private readonly cache = new Map<number, { hidden: boolean; at: number }>();
@@ -32,10 +33,13 @@ export class LgpdPolicy {
       .getCompanySetting(companyId, 'lgpdHideNumber')
       .then((v: string) => {
         const hidden = v === 'enabled';
-        this.cache.set(companyId, { hidden, at: Date.now() });
+        // A read that a settings change overtook (`forget` meanwhile) is not kept: it may be the old value.
+        if (this.loading.get(companyId) === p) this.cache.set(companyId, { hidden, at: Date.now() });
         return hidden;
       })
-      .finally(() => this.loading.delete(companyId));
+      .finally(() => {
+        if (this.loading.get(companyId) === p) this.loading.delete(companyId);
+      });
     this.loading.set(companyId, p);
     return p;
   }
@@ -45,14 +49,36 @@ export class LgpdPolicy {
    * load starts and the caller masks to be safe.
    */
   known(companyId: number): boolean | undefined {
-    const hit = this.cache.get(companyId);
-    if (hit && Date.now() - hit.at < LGPD_SETTING_TTL_MS) return hit.hidden;
-    this.hidden(companyId).catch(() => undefined);
-    return undefined;
+    const hit = this.fresh(companyId);
+    if (hit === undefined) this.hidden(companyId).catch(() => undefined);
+    return hit;
   }
 
+  /** The cached value when fresh, else undefined (no read started). */
+  private fresh(companyId: number): boolean | undefined {
+    const hit = this.cache.get(companyId);
+    return hit && Date.now() - hit.at < LGPD_SETTING_TTL_MS ? hit.hidden : undefined;
+  }
+
+  /**
+   * Resolves once the company's value is cached (`known` answers it), reading it when needed; a read that a
+   * settings change overtook is read again (3 tries). Never rejects: when the value cannot be read it
+   * resolves anyway (and `known` stays undefined: masked copies).
+   */
+  async ready(companyId: number): Promise<void> {
+    for (let i = 0; i < 3 && this.fresh(companyId) === undefined; i++) {
+      try {
+        await this.hidden(companyId);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  /** Drops the company's value (a settings change): the next delivery reads it again (a read in flight is not kept). */
   forget(companyId: number): void {
     this.cache.delete(companyId);
+    this.loading.delete(companyId);
   }
 
   /**

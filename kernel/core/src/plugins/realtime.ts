@@ -166,6 +166,8 @@ export class RealtimeHub implements Realtime {
   /** Expiry, renewal and revocation of each socket's session. */
   private readonly sessions: SocketSessions;
   private readonly lgpd?: LgpdPolicy;
+  /** Per company, the last emit waiting for its lgpdHideNumber value (see `send`). */
+  private readonly lgpdWaits = new Map<number, Promise<void>>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -508,8 +510,37 @@ export class RealtimeHub implements Realtime {
     if (via.length) this.send(cid, via, [], e);
   }
 
-  /** Emits `e` to `target` minus `except`, as the company's lgpdHideNumber rule wants it for each socket. */
+  /**
+   * Emits `e` to `target` minus `except`, as the company's lgpdHideNumber rule wants it for each socket. When
+   * the company's value is not known on this node (its first event here, a settings change just forgot it, or
+   * the cached value is older than LGPD_SETTING_TTL_MS), the emit waits for the value instead of guessing: a
+   * guess of "hidden" showed attendants masked numbers of companies that do not hide them (the customer's
+   * number masked in the inbox after a message, issue 31), a guess of "shown" would leak them. The company's
+   * later emits wait behind it, so its events keep their order.
+   */
   private send(cid: number | null, target: string | string[], except: string[], e: EmitEnvelope): void {
+    if (cid !== null && this.lgpd) {
+      const queued = this.lgpdWaits.get(cid);
+      if (queued || this.lgpd.known(cid) === undefined) {
+        const next = (queued ?? this.lgpd.ready(cid)).then(() => {
+          try {
+            this.sendNow(cid, target, except, e);
+          } catch (err) {
+            this.app.log.error({ err, event: e.event }, 'realtime delivery failed');
+          }
+        });
+        this.lgpdWaits.set(cid, next);
+        void next.then(() => {
+          if (this.lgpdWaits.get(cid) === next) this.lgpdWaits.delete(cid);
+        });
+        return;
+      }
+    }
+    this.sendNow(cid, target, except, e);
+  }
+
+  /** `send` once the company's lgpdHideNumber value is known (masked copies when it could not be read). */
+  private sendNow(cid: number | null, target: string | string[], except: string[], e: EmitEnvelope): void {
     if (cid !== null && this.lgpd && this.lgpd.known(cid) !== false) {
       // lgpdHideNumber (or not known yet): viewers who are not admins get the masked copy, the others the event as it is.
       const masked = maskNumbersDeep(e.payload);

@@ -61,6 +61,8 @@ export function Panel(props: {
   loading: boolean;
   error: unknown;
   empty: boolean;
+  /** The empty state's text (default: no ticket in the period). */
+  emptyText?: string;
   onRetry: () => void;
   csv?: { name: string; header: string[]; rows: () => (string | number | null)[][] };
   children: ReactNode;
@@ -77,7 +79,7 @@ export function Panel(props: {
         </Button>
       </div>
     );
-  else if (props.empty) body = <EmptyState text={t('empty')} />;
+  else if (props.empty) body = <EmptyState text={props.emptyText ?? t('empty')} />;
   else body = props.children;
   return (
     <Card data-testid={props.testId} aria-label={props.title}>

@@ -2,8 +2,8 @@ import { errorResponses, hasRole, toBool, toInt, Type, type IdentityService, typ
 import { TICKET_STATUSES } from '@atendo/sdk/wire';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { SlaService } from '@atendo/plugin-sla/contract';
-import { DashboardSchema, DashboardSlaSchema, MOMENTS_WINDOW_DAYS, MomentTicketSchema, NpsInfoSchema, ReportPageSchema, TicketsPerDaySchema, TicketsPerQueueSchema, TicketsPerUserSchema, UserInfoSchema } from '../contract';
-import { MomentsQuery, RangeQuery, ReportQuery } from '../schemas/queries';
+import { DashboardSchema, DashboardSlaSchema, MOMENTS_WINDOW_DAYS, MomentTicketSchema, NPS_CLASSES, NpsInfoSchema, ReportPageSchema, ResearchPageSchema, TicketsPerDaySchema, TicketsPerQueueSchema, TicketsPerUserSchema, UserInfoSchema, type NpsClass } from '../contract';
+import { MomentsQuery, RangeQuery, ReportQuery, ResearchQuery } from '../schemas/queries';
 import { parseIds, resolveRange } from '../services/range';
 import { parseStatuses, type DashboardStats } from '../services/stats';
 
@@ -17,7 +17,9 @@ const admin = { role: 'admin' as const };
  *   `/dashboard/nps-info`, `/dashboard/atendimentos-encerrados` ?initialDate&finalDate | days (admin) -> chart data
  *   (contract.ts), the last one a bare number;
  * - `GET /dashboard/moments` ?status&showAll&queueIds&dateStart&dateEnd&userId (any user) -> tickets of the panel;
- * - `GET /ticket/reports` (admin) -> a page of the attendance / ticket duration report;
+ * - `GET /ticket/reports` (admin) -> a page of the attendance / group attendance (`isGroup=true`) / ticket
+ *   duration report;
+ * - `GET /ticket/reports/research` (admin) -> a page of the research report (the customers' NPS answers);
  * - `GET /dashboard/sla` ?days | date_from&date_to (admin; only with the SLA plugin) -> the share of tickets that
  *   met each SLA target, in all, per queue and per attendant (`DashboardSlaSchema`), from the `sla` service.
  * Errors: 400 ERR_VALIDATION (schema), ERR_DASHBOARD_RANGE, ERR_DASHBOARD_FILTER; 401; 403 ERR_NO_PERMISSION (role).
@@ -104,7 +106,7 @@ export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardSt
 
   app.get('/ticket/reports', {
     config: admin,
-    schema: { tags: ['dashboard'], summary: 'Attendance and ticket duration report (paged)', querystring: ReportQuery, response: { 200: ReportPageSchema, ...errors } },
+    schema: { tags: ['dashboard'], summary: 'Attendance, group attendance and ticket duration report (paged)', querystring: ReportQuery, response: { 200: ReportPageSchema, ...errors } },
   }, async (req) => {
     const q = req.query;
     return stats.report(req.auth.companyId, {
@@ -113,7 +115,24 @@ export async function dashboardRoutes(app: PluginApp, deps: { stats: DashboardSt
       userIds: parseIds(q.userIds ?? q.users),
       connectionIds: parseIds(q.whatsappIds ?? q.whatsappId),
       statuses: parseStatuses(q.status, TICKET_STATUSES),
+      isGroup: toBool(q.isGroup),
       pageNumber: q.page ?? q.pageNumber,
+      pageSize: q.pageSize ?? 50,
+    });
+  });
+
+  app.get('/ticket/reports/research', {
+    config: admin,
+    schema: { tags: ['dashboard'], summary: "Research report: the customers' NPS answers (paged)", querystring: ResearchQuery, response: { 200: ResearchPageSchema, ...errors } },
+  }, async (req) => {
+    const q = req.query;
+    return stats.research(req.auth.companyId, {
+      range: await range(req.auth.companyId, q),
+      queueIds: parseIds(q.queueIds),
+      userIds: parseIds(q.userIds),
+      connectionIds: parseIds(q.whatsappIds),
+      classes: parseStatuses(q.npsClass, NPS_CLASSES) as NpsClass[] | undefined,
+      pageNumber: q.pageNumber,
       pageSize: q.pageSize ?? 50,
     });
   });

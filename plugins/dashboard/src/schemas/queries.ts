@@ -40,6 +40,8 @@ export const ReportQuery = Type.Object({
   whatsappIds: Type.Optional(IdList),
   /** A status or a list (JSON or comma) of ticket statuses. */
   status: Type.Optional(Type.String({ maxLength: 200 })),
+  /** true: group conversations only (the group attendance report); false: 1:1 conversations only; absent: both. */
+  isGroup: Type.Optional(BoolLike()),
   pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   /** Rows per page, 1..500 (default 50). */
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
@@ -56,3 +58,23 @@ export const ReportQuery = Type.Object({
   whatsappId: Type.Optional(IdList),
 });
 export type ReportQuery = Static<typeof ReportQuery>;
+
+/**
+ * Query of `GET /ticket/reports/research` (the customers' NPS answers): the range (as `GET /ticket/reports`:
+ * `initialDate`/`finalDate`, `date_from`/`date_to` or `days`; none: the current month) is over the days the
+ * customers answered, in the company's time zone.
+ */
+export const ResearchQuery = Type.Object({
+  ...RangeQuery.properties,
+  /** Queues (0: without a queue). */
+  queueIds: Type.Optional(IdList),
+  userIds: Type.Optional(IdList),
+  /** Connections. */
+  whatsappIds: Type.Optional(IdList),
+  /** An NPS class or a list (JSON or comma) of them: promoter (9-10), passive (7-8), detractor (0-6). */
+  npsClass: Type.Optional(Type.String({ maxLength: 100 })),
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+  /** Answers per page, 1..500 (default 50). */
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+});
+export type ResearchQuery = Static<typeof ResearchQuery>;

@@ -3,7 +3,7 @@ import { AppError, iso, page, type IdentityService } from '@atendo/sdk';
 import type { QueuesService } from '@atendo/plugin-queues/contract';
 import type { ConnectionsService } from '@atendo/plugin-connections/contract';
 import type { ContactsService } from '@atendo/plugin-contacts/contract';
-import type { Dashboard, MomentTicket, NpsInfo, ReportPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser, UserInfo } from '../contract';
+import type { Dashboard, MomentTicket, NpsClass, NpsInfo, ReportPage, ResearchPage, TicketsPerDay, TicketsPerQueue, TicketsPerUser, UserInfo } from '../contract';
 import { eachDay, safeTimeZone, type DayRange } from './range';
 import type { ReadModel } from './read-model';
 import type { Rollups } from './rollups';
@@ -43,8 +43,44 @@ export interface ReportFilters {
   userIds?: number[];
   connectionIds?: number[];
   statuses?: string[];
+  /** true: group conversations only (the group attendance report); false: 1:1 conversations only; undefined: both. */
+  isGroup?: boolean;
   pageNumber?: number;
   pageSize: number;
+}
+
+/** Filters of `GET /ticket/reports/research` (the range is over the days the customers answered). */
+export interface ResearchFilters {
+  range: DayRange;
+  queueIds?: number[];
+  userIds?: number[];
+  connectionIds?: number[];
+  /** Only answers of these NPS classes. */
+  classes?: NpsClass[];
+  pageNumber?: number;
+  pageSize: number;
+}
+
+/** The SQL condition of an NPS class on `rating` (0..10). */
+const CLASS_SQL: Record<NpsClass, string> = { promoter: 'rating >= 9', passive: 'rating BETWEEN 7 AND 8', detractor: 'rating <= 6' };
+
+/** The NPS class of a rate 0..10. */
+export function npsClassOf(rate: number): NpsClass {
+  return rate >= 9 ? 'promoter' : rate >= 7 ? 'passive' : 'detractor';
+}
+
+/** Narrows `q` to queues (0: without a queue), users and connections, each when given. */
+function whereRefs(q: Knex.QueryBuilder, f: { queueIds?: number[]; userIds?: number[]; connectionIds?: number[] }): void {
+  if (f.queueIds) {
+    const ids = f.queueIds.filter((x) => x !== 0);
+    const none = f.queueIds.includes(0);
+    void q.where((w) => {
+      if (ids.length) void w.orWhereIn('queueId', ids);
+      if (none) void w.orWhereNull('queueId');
+    });
+  }
+  if (f.userIds) void q.whereIn('userId', f.userIds);
+  if (f.connectionIds) void q.whereIn('connectionId', f.connectionIds);
 }
 
 /** Filters of `GET /dashboard/moments`. */
@@ -371,21 +407,14 @@ export class DashboardStats {
     const [cond, b] = inRange('created_at', f.range);
     const base = () => {
       const q = this.db('dashboardTickets').where({ companyId }).whereRaw(cond, b as Knex.RawBinding[]);
-      if (f.queueIds) {
-        const ids = f.queueIds.filter((x) => x !== 0);
-        const none = f.queueIds.includes(0);
-        void q.where((w) => {
-          if (ids.length) void w.orWhereIn('queueId', ids);
-          if (none) void w.orWhereNull('queueId');
-        });
-      }
-      if (f.userIds) void q.whereIn('userId', f.userIds);
-      if (f.connectionIds) void q.whereIn('connectionId', f.connectionIds);
+      whereRefs(q, f);
       if (f.statuses) void q.whereIn('status', f.statuses);
+      if (f.isGroup !== undefined) void q.where({ isGroup: f.isGroup });
       return q;
     };
     const totalsQ = base().select(
       this.db.raw('count(*) AS "n"'),
+      this.db.raw('count(DISTINCT contact_id) AS "contacts"'),
       this.db.raw(`avg(${WAIT}) FILTER (WHERE accepted_at IS NOT NULL) AS "avgWait"`),
       this.db.raw(`avg(${SUPPORT}) FILTER (WHERE ${SUPPORT_WHEN}) AS "avgSupport"`),
       this.db.raw(`avg(date_part('epoch', closed_at - created_at)) FILTER (WHERE status = 'closed' AND closed_at IS NOT NULL) AS "avgDuration"`),
@@ -398,10 +427,13 @@ export class DashboardStats {
       ticketId: Number(x.ticketId),
       uuid: String(x.uuid),
       status: String(x.status),
+      isGroup: Boolean(x.isGroup),
       userId: (x.userId as number | null) ?? null,
       queueId: (x.queueId as number | null) ?? null,
       connectionId: (x.connectionId as number | null) ?? null,
       contactId: Number(x.contactId),
+      lastMessage: (x.lastMessage as string | null) ?? null,
+      updatedAt: x.sourceUpdatedAt as Date,
       createdAt: x.createdAt as Date,
       acceptedAt: (x.acceptedAt as Date | null) ?? null,
       closedAt: (x.closedAt as Date | null) ?? null,
@@ -419,6 +451,7 @@ export class DashboardStats {
           id: x.ticketId,
           uuid: x.uuid,
           status: x.status,
+          isGroup: x.isGroup,
           contact,
           queue,
           user,
@@ -426,6 +459,8 @@ export class DashboardStats {
           createdAt: iso(x.createdAt),
           acceptedAt: x.acceptedAt ? iso(x.acceptedAt) : null,
           closedAt: x.closedAt ? iso(x.closedAt) : null,
+          updatedAt: iso(x.updatedAt),
+          lastMessage: x.lastMessage,
           waitTime: span(x.createdAt, x.acceptedAt),
           supportTime: x.status === 'closed' ? span(x.acceptedAt, x.closedAt) : null,
           duration: x.status === 'closed' ? span(x.createdAt, x.closedAt) : null,
@@ -440,12 +475,89 @@ export class DashboardStats {
       count,
       totalTickets: { total: count },
       hasMore: hasMore(count, rows.length),
-      totals: { tickets: count, avgWaitTime: minutes(t.avgWait), avgSupportTime: minutes(t.avgSupport), avgDuration: minutes(t.avgDuration) },
+      totals: { tickets: count, contacts: Number(t.contacts), avgWaitTime: minutes(t.avgWait), avgSupportTime: minutes(t.avgSupport), avgDuration: minutes(t.avgDuration) },
+    };
+  }
+
+  /**
+   * `GET /ticket/reports/research`: one page of the customers' NPS answers (0..10) given on the days of the
+   * range (the company's time zone), newest first, with the totals over every matching answer. Each answer
+   * carries its ticket's contact, attendant, queue and connection as the ticket has them now.
+   */
+  async research(companyId: number, f: ResearchFilters): Promise<ResearchPage> {
+    await this.model.ensureBackfilled(companyId);
+    const [cond, b] = inRange('rated_at', f.range);
+    const base = () => {
+      const q = this.db('dashboardTickets').where({ companyId }).whereNotNull('rating').whereRaw(cond, b as Knex.RawBinding[]);
+      whereRefs(q, f);
+      if (f.classes) {
+        const classes = f.classes;
+        void q.where((w) => {
+          for (const c of classes) void w.orWhereRaw(CLASS_SQL[c]);
+        });
+      }
+      return q;
+    };
+    const totalsQ = base().select(
+      this.db.raw('count(*) AS "n"'),
+      this.db.raw('avg(rating)::float8 AS "average"'),
+      this.db.raw(`count(*) FILTER (WHERE ${CLASS_SQL.promoter}) AS "promoters"`),
+      this.db.raw(`count(*) FILTER (WHERE ${CLASS_SQL.passive}) AS "passives"`),
+      this.db.raw(`count(*) FILTER (WHERE ${CLASS_SQL.detractor}) AS "detractors"`),
+    );
+    const { offset, limit, hasMore } = page(f.pageNumber, f.pageSize);
+    const pageQ = base().orderBy('ratedAt', 'desc').orderBy('ticketId', 'desc').offset(offset).limit(limit);
+    const [[t], rows] = (await Promise.all([totalsQ, pageQ])) as [Record<string, unknown>[], Record<string, unknown>[]];
+    const mapped = rows.map((x) => ({
+      ticketId: Number(x.ticketId),
+      uuid: String(x.uuid),
+      rate: Number(x.rating),
+      ratedAt: x.ratedAt as Date,
+      createdAt: x.createdAt as Date,
+      closedAt: (x.closedAt as Date | null) ?? null,
+      userId: (x.userId as number | null) ?? null,
+      queueId: (x.queueId as number | null) ?? null,
+      connectionId: (x.connectionId as number | null) ?? null,
+      contactId: Number(x.contactId),
+    }));
+    const n = await this.names(companyId, mapped);
+    const count = Number(t.n);
+    const [promoters, passives, detractors] = [Number(t.promoters), Number(t.passives), Number(t.detractors)];
+    const promotersPerc = perc(promoters, count);
+    const detractorsPerc = perc(detractors, count);
+    return {
+      answers: mapped.map((x) => ({
+        ticketId: x.ticketId,
+        uuid: x.uuid,
+        rate: x.rate,
+        npsClass: npsClassOf(x.rate),
+        ratedAt: iso(x.ratedAt),
+        createdAt: iso(x.createdAt),
+        closedAt: x.closedAt ? iso(x.closedAt) : null,
+        contact: n.contact(x.contactId),
+        queue: n.queue(x.queueId),
+        user: n.user(x.userId),
+        whatsapp: n.whatsapp(x.connectionId),
+      })),
+      count,
+      hasMore: hasMore(count, rows.length),
+      totals: {
+        answers: count,
+        average: t.average === null || t.average === undefined ? null : Math.round(Number(t.average) * 100) / 100,
+        promoters,
+        passives,
+        detractors,
+        promotersPerc,
+        passivesPerc: perc(passives, count),
+        detractorsPerc,
+        npsScore: Math.round((promotersPerc - detractorsPerc) * 100) / 100,
+      },
+      timeZone: await this.timeZone(companyId),
     };
   }
 }
 
-/** Refuses statuses outside the ticket statuses (400 ERR_DASHBOARD_FILTER). */
+/** A status (or NPS class) filter: one value or a list (JSON or comma); values outside `allowed` are 400 ERR_DASHBOARD_FILTER. */
 export function parseStatuses(v: string | undefined, allowed: readonly string[]): string[] | undefined {
   if (v === undefined || !v.trim()) return undefined;
   let items: string[];

@@ -70,6 +70,14 @@ export const SHEET_MAX_BYTES = 10 * 1024 * 1024;
 export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The legal bases a contact-list item may record (issue 34 item 4; LGPD art. 7, in its order): I consent,
+ * II legal obligation, III public policy, IV research, V contract, VI exercise of rights in legal claims,
+ * VII protection of life, VIII health, IX legitimate interest, X credit protection.
+ */
+export const LEGAL_BASES = ['consent', 'legal-obligation', 'public-policy', 'research', 'contract', 'legal-claims', 'vital-interest', 'health', 'legitimate-interest', 'credit-protection'] as const;
+export type LegalBasis = (typeof LEGAL_BASES)[number];
+
+/**
  * Campaign settings choices (spec §9). Any whole number of seconds from 0 to 3600 (messages 0 to 1000
  * for `longerIntervalAfter`) is accepted by the API; the screen offers these.
  */
@@ -154,6 +162,10 @@ export const ContactListItemSchema = Type.Object(
     contactListId: Type.Integer(),
     createdAt: Type.String(),
     updatedAt: Type.String(),
+    /** The legal basis of the messages to this person (`LEGAL_BASES`), null when not recorded (issue 34). */
+    legalBasis: Type.Optional(Nullable(Type.String())),
+    /** When the person consented (ISO 8601), null when not recorded (issue 34). */
+    consentAt: Type.Optional(Nullable(Type.String())),
   },
   { additionalProperties: false },
 );

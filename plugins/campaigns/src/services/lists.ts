@@ -282,6 +282,15 @@ export class ListStore {
     this.emitList(companyId, await this.getList(companyId, row.contactListId));
   }
 
+  /** Pushes the deletion of items removed elsewhere (an anonymization) and their lists' new counts. */
+  async announceDeleted(companyId: number, rows: { id: number; contactListId: number }[]): Promise<void> {
+    for (const r of rows) this.realtime.emitToCompany(companyId, contactListItemEvent(companyId), { action: 'delete', id: r.id });
+    for (const listId of new Set(rows.map((r) => r.contactListId))) {
+      const list = await this.db(`${LISTS} as l`).where({ 'l.companyId': companyId, 'l.id': listId }).first('l.id');
+      if (list) this.emitList(companyId, await this.getList(companyId, listId));
+    }
+  }
+
   // -------------------------------------------------------------------------------------------------
   // Import
 

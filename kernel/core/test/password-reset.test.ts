@@ -98,6 +98,10 @@ describe('password reset by WhatsApp code', () => {
     const stale = await k.app.inject({ method: 'POST', url: '/auth/refresh_token', cookies: { jrt: refresh } });
     expect(stale.statusCode).toBe(401);
     expect((await k.db('users').where({ id: u.id }).first('tokenVersion')).tokenVersion).toBe(tokenVersion + 1);
+    // Issue 34: the credentials change is audited (the reset flow as actor, the caller's address; no secret).
+    const audit = await k.db('auditLogs').where({ entity: 'user', entityId: String(u.id), action: 'update' }).orderBy('id', 'desc').first();
+    expect(audit).toMatchObject({ companyId: u.companyId, actorKind: 'system', actorLabel: 'password-reset', userId: null, ip, after: { credentials: 'reset-by-code', sessionsRevoked: true } });
+    expect(JSON.stringify(audit)).not.toMatch(/brand-new-pass|passwordHash/);
 
     // Single use: the same code neither verifies nor resets again.
     const again = await update({ userId: resetId, code: event.code, newPassword: 'another-pass' }, ip);

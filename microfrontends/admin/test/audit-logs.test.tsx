@@ -65,3 +65,19 @@ test('the four languages have the same keys', () => {
   const pt = keys(texts['pt-BR']).sort();
   for (const lng of ['en', 'es', 'tr'] as const) expect(keys(texts[lng]).sort()).toEqual(pt);
 });
+
+test('issue 34: API tokens and queue menu options are filterable entities; a send through a token shows the API as actor', async () => {
+  const calls = mockFetch((call) => {
+    const url = new URL(call.url);
+    if (url.pathname === '/users/list') return answer(200, []);
+    if (url.pathname === '/audit-logs') return answer(200, { records: [entry(5, { actorKind: 'api', userId: null, userName: null, actorLabel: '#9 · a1b2c3d4', entity: 'api-token', entityId: '9', action: 'send', before: null, after: { messageId: 77 }, ip: '203.0.113.5' })], count: 1, hasMore: false });
+    return answer(404, { error: 'ERR_NOT_FOUND' });
+  });
+  renderPage();
+  await waitFor(() => expect(rows()).toEqual([['API (#9 · a1b2c3d4)', 'Token da API #9 · envio', '', 'messageId: 77', '203.0.113.5']]));
+  const options = within(screen.getByTestId('audit-filter-entity')).getAllByRole('option').map((o) => [(o as HTMLOptionElement).value, o.textContent]);
+  expect(options).toEqual(expect.arrayContaining([['api-token', 'Token da API'], ['chatbot', 'Opção de menu da fila']]));
+  fireEvent.change(screen.getByTestId('audit-filter-entity'), { target: { value: 'api-token' } });
+  fireEvent.click(screen.getByTestId('audit-filter-apply'));
+  await waitFor(() => expect(new URL(calls.filter((c) => c.url.includes('/audit-logs')).at(-1)!.url).searchParams.get('entity')).toBe('api-token'));
+});

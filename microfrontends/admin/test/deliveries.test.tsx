@@ -22,7 +22,7 @@ const dead = (n: number, over: Partial<DeadLetter> = {}): DeadLetter => ({
 });
 
 /** The API as the screen uses it: failed sends in pages of `failedPages`, dead letters in `deadPages`; writes recorded. */
-function api(failedPages: FailedSend[][], deadPages: DeadLetter[][], writes: { resent?: number; redriven?: number } = {}): FetchCall[] {
+function api(failedPages: FailedSend[][], deadPages: DeadLetter[][], writes: { resent?: number; redriven?: number; skippedOptedOut?: number } = {}): FetchCall[] {
   return mockFetch((call) => {
     const url = new URL(call.url);
     const page = Number(url.searchParams.get('pageNumber') ?? 1);
@@ -35,7 +35,7 @@ function api(failedPages: FailedSend[][], deadPages: DeadLetter[][], writes: { r
       return answer(200, { records, count: deadPages.flat().length, hasMore: page < deadPages.length });
     }
     if (call.method === 'POST' && /^\/messages\/\d+\/resend$/.test(url.pathname)) return answer(200, { id: Number(url.pathname.split('/')[2]) });
-    if (call.method === 'POST' && url.pathname === '/messages/failed/resend') return answer(200, { resent: writes.resent ?? 0 });
+    if (call.method === 'POST' && url.pathname === '/messages/failed/resend') return answer(200, { resent: writes.resent ?? 0, skippedOptedOut: writes.skippedOptedOut ?? 0 });
     if (call.method === 'POST' && url.pathname === '/dead-letters/redrive') return answer(200, { redriven: writes.redriven ?? 0 });
     return answer(404, { error: 'ERR_NOT_FOUND' });
   });
@@ -84,6 +84,16 @@ test('resend all asks first, then posts without ids and says how many', async ()
   fireEvent.click(screen.getByTestId('confirm-button'));
   await waitFor(() => expect(posts(calls)).toEqual([['/messages/failed/resend', {}]]));
   await screen.findByText('2 mensagem(ns) reenviada(s).');
+});
+
+test('issue 34: resend all says how many were left out because the contact opted out', async () => {
+  api([[failed(1), failed(2), failed(3)]], [], { resent: 1, skippedOptedOut: 2 });
+  renderPage();
+  await waitFor(() => expect(screen.getAllByTestId('failed-row')).toHaveLength(3));
+  fireEvent.click(screen.getByTestId('resend-all'));
+  fireEvent.click(await screen.findByTestId('confirm-button'));
+  await screen.findByText('1 mensagem(ns) reenviada(s).');
+  await screen.findByText('2 não reenviada(s): o contato pediu para não receber mensagens em massa.');
 });
 
 test('dead letters: topic, queue, error, date; redrive one and all; an empty list; no company column for a company admin', async () => {

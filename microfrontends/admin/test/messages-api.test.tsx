@@ -124,3 +124,19 @@ test('users and queues failing to load: the forms still work, with a retry', asy
   renderPage();
   expect((await screen.findAllByText('Não foi possível carregar usuários e filas.')).length).toBeGreaterThan(0);
 });
+
+test('issue 34: a text marked bulk sends bulk: true; an opted-out contact answers ERR_OPTED_OUT, shown translated', async () => {
+  const calls = api(() => answer(409, { error: 'ERR_OPTED_OUT', message: 'The contact opted out of bulk messages: nothing was sent' }));
+  renderPage();
+  type('text-token', 'CONNTOKEN123');
+  type('text-number', '5511999990000');
+  type('text-body', 'Promoção');
+  fireEvent.click(screen.getByTestId('text-bulk'));
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('text-send'));
+  });
+  await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+  expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ number: '5511999990000', body: 'Promoção', sendSignature: false, bulk: true });
+  const error = await screen.findByTestId('text-error');
+  expect(error.textContent).toBe('O contato pediu para não receber mensagens em massa: nada foi enviado.');
+});

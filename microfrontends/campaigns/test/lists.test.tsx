@@ -106,7 +106,7 @@ describe('contact list items', () => {
     fireEvent.change(d.getByTestId('item-number'), { target: { value: '5511999990003' } });
     fireEvent.click(d.getByTestId('item-submit'));
     await screen.findByTestId('item-row-3');
-    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ name: 'Carla', number: '5511999990003', email: '', contactListId: 4 });
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ name: 'Carla', number: '5511999990003', email: '', legalBasis: null, consentAt: null, contactListId: 4 });
     // Another list's item does not enter; a deleted one leaves.
     act(() => mockSocket.push(`company-${COMPANY}-ContactListItem`, { action: 'create', record: { ...item(7, 'Outro', '5511', null), contactListId: 9 } }));
     act(() => mockSocket.push(`company-${COMPANY}-ContactListItem`, { action: 'delete', id: 2 }));
@@ -144,6 +144,50 @@ describe('contact list items', () => {
     expect(screen.getByTestId('import-status').getAttribute('data-status')).toBe('done');
     expect(within(screen.getByTestId('import-errors')).getAllByRole('listitem').map((l) => l.textContent)).toEqual(['Linha 5: número inválido', 'Linha 9: número repetido na planilha']);
     await waitFor(() => expect(calls.filter((c) => c.url.includes('/contact-list-items')).length).toBeGreaterThan(before));
+  });
+
+  test('issue 34: the legal basis and consent date are shown, chosen in the form (none allowed), a future date refused', async () => {
+    const LIA = { ...item(8, 'Lia', '5511999990008', true), legalBasis: 'consent', consentAt: '2026-01-15T00:00:00.000Z' };
+    const calls = mockFetch((call) => {
+      const url = new URL(call.url);
+      if (call.method === 'GET' && url.pathname === '/contact-lists/4') return answer(200, LIST);
+      if (call.method === 'GET' && url.pathname === '/contact-list-items') return answer(200, { contacts: [LIA, BRUNO], count: 2, hasMore: false });
+      if (call.method === 'PUT' && url.pathname === '/contact-list-items/2') return answer(200, { ...BRUNO, ...(call.body as object) });
+      if (call.method === 'PUT' && url.pathname === '/contact-list-items/8') return answer(200, { ...LIA, ...(call.body as object) });
+      return answer(404, { error: 'ERR_NOT_FOUND' });
+    });
+    signIn({ companyId: COMPANY });
+    renderCampaigns(<ContactListItemsPage params={{ contactListId: '4' }} />, { route: '/contact-lists/4/contacts' });
+    const lia = within(await screen.findByTestId('item-row-8'));
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent).slice(1, 6)).toEqual(['Nome', 'Número', 'E-mail', 'Base legal', 'Consentimento']);
+    expect(lia.getByTestId('item-legal-basis').textContent).toBe('Consentimento');
+    expect(lia.getByTestId('item-consent-at').textContent).toBe('15/01/2026');
+    expect(within(screen.getByTestId('item-row-2')).getByTestId('item-legal-basis').textContent).toBe('');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Editar Bruno' }));
+    const d = within(screen.getByRole('dialog', { name: 'Editar contato' }));
+    const select = d.getByTestId('item-legal-basis-select') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(Array.from(select.options).map((o) => o.value)).toEqual(['', 'consent', 'legal-obligation', 'public-policy', 'research', 'contract', 'legal-claims', 'vital-interest', 'health', 'legitimate-interest', 'credit-protection']);
+    fireEvent.change(select, { target: { value: 'legitimate-interest' } });
+    fireEvent.change(d.getByTestId('item-consent'), { target: { value: '2999-01-01' } });
+    fireEvent.click(d.getByTestId('item-submit'));
+    await waitFor(() => expect(d.getAllByRole('alert').map((a) => a.textContent)).toEqual(['Data inválida']));
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    fireEvent.change(d.getByTestId('item-consent'), { target: { value: '2026-02-10' } });
+    fireEvent.click(d.getByTestId('item-submit'));
+    await screen.findByText('Contato salvo com sucesso.');
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ name: 'Bruno', number: '5511999990002', email: '', legalBasis: 'legitimate-interest', consentAt: '2026-02-10', contactListId: 4 });
+    await waitFor(() => expect(within(screen.getByTestId('item-row-2')).getByTestId('item-legal-basis').textContent).toBe('Interesse legítimo'));
+
+    // An unchanged day keeps the stored instant; clearing the basis sends null.
+    fireEvent.click(screen.getByRole('button', { name: 'Editar Lia' }));
+    const e = within(screen.getByRole('dialog', { name: 'Editar contato' }));
+    expect((e.getByTestId('item-consent') as HTMLInputElement).value).toBe('2026-01-15');
+    fireEvent.change(e.getByTestId('item-legal-basis-select'), { target: { value: '' } });
+    fireEvent.click(e.getByTestId('item-submit'));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PUT')[1].body).toMatchObject({ legalBasis: null, consentAt: '2026-01-15T00:00:00.000Z' });
   });
 
   test('attendants do not see delete (contacts-page:deleteContact); supervisors do', async () => {

@@ -348,4 +348,97 @@ describe('ContactDrawer', () => {
     await screen.findByText('Contato salvo com sucesso.');
     expect(calls.find((c) => c.method === 'PUT' && c.url.endsWith('/contacts/21'))!.body).toEqual({ name: 'Maria Cliente', email: 'maria@example.com', number: '5511987654321', extraInfo: [{ name: 'Plano', value: 'Ouro' }] });
   });
+
+  test('issue 34: admins see the opt-out state and reverse it (confirmed), export the contact and anonymize it after ticking the confirmation', async () => {
+    session.signIn({ ...ME, profile: 'admin' });
+    const created: string[] = [];
+    (URL as unknown as { createObjectURL: (b: Blob) => string }).createObjectURL = () => {
+      created.push('blob');
+      return 'blob:x';
+    };
+    (URL as unknown as { revokeObjectURL: () => void }).revokeObjectURL = () => undefined;
+    // The download link's click (jsdom cannot navigate).
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    let anonymized = false;
+    let optedOut = true;
+    calls = mockFetch((c) => {
+      const anon = { ...contactAnswer, name: '#21', number: 'anon-21', email: '', extraInfo: [] };
+      if (c.url === `${API}/contacts/21` && c.method === 'GET') return answer(200, anonymized ? anon : contactAnswer);
+      if (c.url === `${API}/contacts/21/privacy`) return answer(200, { contactId: 21, lgpdAcceptedAt: null, anonymizedAt: anonymized ? '2026-05-10T10:00:00.000Z' : null, optedOutAt: optedOut ? '2026-05-01T12:00:00.000Z' : null, optOutKeyword: optedOut ? 'SAIR' : null });
+      if (c.url === `${API}/contacts/21/opt-out` && c.method === 'DELETE') {
+        optedOut = false;
+        return answer(200, { contactId: 21, optedOutAt: null, optOutKeyword: null, anonymizedAt: null });
+      }
+      if (c.url === `${API}/contacts/21/export`) return answer(200, { format: 'atendo.contact-export', contact: contactAnswer });
+      if (c.url === `${API}/contacts/21/anonymize` && c.method === 'POST') {
+        anonymized = true;
+        return answer(200, { contactId: 21, tickets: 1, messages: 4, schedules: 0, listItems: 1, campaignRecipients: 1 });
+      }
+      if (c.url.startsWith(`${API}/ticket-notes/list`)) return answer(200, []);
+      return answer(404);
+    });
+    const onContactChange = jest.fn();
+    renderWithProviders(<ContactDrawer ticket={ticket()} onClose={jest.fn()} onContactChange={onContactChange} />);
+    const section = within(await screen.findByTestId('contact-privacy'));
+    await waitFor(() => expect(section.getByTestId('contact-opt-out-state').textContent).toMatch(/^Descadastrado em .* pela palavra SAIR$/));
+    // Reversal at the customer's request: confirmed first.
+    fireEvent.click(section.getByTestId('contact-opt-out-reverse'));
+    const reverse = within(await screen.findByRole('dialog', { name: 'Reverter o descadastro?' }));
+    fireEvent.click(reverse.getByTestId('confirm-dialog-confirm'));
+    await screen.findByText('Descadastro revertido.');
+    expect(calls.filter((c) => c.url.endsWith('/opt-out')).map((c) => c.method)).toEqual(['DELETE']);
+    await waitFor(() => expect(section.getByTestId('contact-opt-out-state').textContent).toBe('Recebe campanhas e envios em massa'));
+    expect(section.getByTestId('contact-opt-out-record')).toBeTruthy();
+
+    // Export: the JSON document downloaded.
+    fireEvent.click(section.getByTestId('contact-export'));
+    await waitFor(() => expect(created).toEqual(['blob']));
+    await screen.findByText('Dados exportados.');
+    // Anonymize: nothing is sent until the irreversible action is ticked.
+    await waitFor(() => expect((section.getByTestId('contact-anonymize') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(section.getByTestId('contact-anonymize'));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Anonimizar este contato?' }));
+    const confirm = dialog.getByTestId('anonymize-confirm') as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    fireEvent.click(confirm);
+    expect(calls.some((c) => c.url.endsWith('/anonymize'))).toBe(false);
+    fireEvent.click(dialog.getByTestId('anonymize-check'));
+    fireEvent.click(confirm);
+    await screen.findByText('Contato anonimizado.');
+    expect(calls.filter((c) => c.url.endsWith('/anonymize')).map((c) => [c.method, c.body])).toEqual([['POST', { confirm: true }]]);
+    // The contact is read again: the drawer and the conversation show the anonymized one.
+    await waitFor(() => expect(screen.getByTestId('drawer-name').textContent).toBe('#21'));
+    expect(onContactChange).toHaveBeenCalledWith(expect.objectContaining({ name: '#21', number: 'anon-21' }));
+    await waitFor(() => expect(section.getByTestId('contact-opt-out-state').textContent).toMatch(/^Contato anonimizado em /));
+    expect((section.getByTestId('contact-anonymize') as HTMLButtonElement).disabled).toBe(true);
+    expect(section.queryByTestId('contact-opt-out-record')).toBeNull();
+    expect(click).toHaveBeenCalledTimes(1);
+    click.mockRestore();
+  });
+
+  test('issue 34: attendants and supervisors see no privacy actions (admin only) and never ask for the privacy state; groups neither', async () => {
+    for (const profile of ['user', 'supervisor']) {
+      session.signIn({ ...ME, profile });
+      calls = mockFetch((c) => {
+        if (c.url === `${API}/contacts/21`) return answer(200, contactAnswer);
+        if (c.url.startsWith(`${API}/ticket-notes/list`)) return answer(200, []);
+        return answer(404);
+      });
+      renderWithProviders(<ContactDrawer ticket={ticket()} onClose={jest.fn()} onContactChange={jest.fn()} />);
+      await screen.findByText('123.456.789-00');
+      expect(screen.queryByTestId('contact-privacy')).toBeNull();
+      expect(screen.queryByTestId('contact-export')).toBeNull();
+      expect(calls.some((c) => c.url.includes('/privacy'))).toBe(false);
+      cleanup();
+    }
+    session.signIn({ ...ME, profile: 'admin' });
+    calls = mockFetch((c) => {
+      if (c.url === `${API}/contacts/21`) return answer(200, { ...contactAnswer, isGroup: true });
+      if (c.url.startsWith(`${API}/ticket-notes/list`)) return answer(200, []);
+      return answer(404);
+    });
+    renderWithProviders(<ContactDrawer ticket={ticket({ isGroup: true, contact: { ...ticket().contact!, isGroup: true } })} onClose={jest.fn()} onContactChange={jest.fn()} />);
+    await screen.findByText('123.456.789-00');
+    expect(screen.queryByTestId('contact-privacy')).toBeNull();
+  });
 });

@@ -9,7 +9,8 @@
  * "Campaign settings", §3 ContactList / ContactListItem / Campaign / Campaign settings, §4 "Campaign status",
  * §5, §7, §9; wire-shapes.md "GET /campaigns", "GET /contact-lists", §5 events.
  */
-import { defineErrors, defineExtensionPoint, defineJob, defineTopic, Nullable, Type, type Static } from '@atendo/sdk';
+import type { Knex } from 'knex';
+import { defineErrors, defineExtensionPoint, defineJob, defineService, defineTopic, Nullable, Type, type Static } from '@atendo/sdk';
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -68,6 +69,14 @@ export const SHEET_EXTENSIONS = ['.xls', '.xlsx', '.csv'] as const;
 export const SHEET_MAX_BYTES = 10 * 1024 * 1024;
 /** Campaign media: largest file. */
 export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The legal bases a contact-list item may record (issue 34 item 4; LGPD art. 7, in its order): I consent,
+ * II legal obligation, III public policy, IV research, V contract, VI exercise of rights in legal claims,
+ * VII protection of life, VIII health, IX legitimate interest, X credit protection.
+ */
+export const LEGAL_BASES = ['consent', 'legal-obligation', 'public-policy', 'research', 'contract', 'legal-claims', 'vital-interest', 'health', 'legitimate-interest', 'credit-protection'] as const;
+export type LegalBasis = (typeof LEGAL_BASES)[number];
 
 /**
  * Campaign settings choices (spec §9). Any whole number of seconds from 0 to 3600 (messages 0 to 1000
@@ -154,6 +163,10 @@ export const ContactListItemSchema = Type.Object(
     contactListId: Type.Integer(),
     createdAt: Type.String(),
     updatedAt: Type.String(),
+    /** The legal basis of the messages to this person (`LEGAL_BASES`), null when not recorded (issue 34). */
+    legalBasis: Type.Optional(Nullable(Type.String())),
+    /** When the person consented (ISO 8601), null when not recorded (issue 34). */
+    consentAt: Type.Optional(Nullable(Type.String())),
   },
   { additionalProperties: false },
 );
@@ -344,3 +357,62 @@ export interface NumberChecker {
   check(companyId: number, connectionId: number, numbers: string[]): Promise<Map<string, boolean | null>>;
 }
 export const numberCheckers = defineExtensionPoint<NumberChecker>('campaigns.number-checkers');
+
+// ---------------------------------------------------------------------------------------------------
+// Service (issue 34: the data subject's rights)
+
+/** Who a data-subject request is about: the contact and the identifiers campaigns hold copies of. */
+export interface CampaignSubject {
+  contactId: number;
+  /** The contact's number (E.164 digits, as contact-list items store them); '' when none. */
+  number: string;
+  /** The contact's e-mail; '' or absent when none. */
+  email?: string;
+}
+
+/** A contact-list item holding the person, as the export shows it. */
+export interface SubjectListItem {
+  id: number;
+  contactListId: number;
+  contactListName: string;
+  name: string;
+  number: string;
+  email: string;
+  legalBasis: string | null;
+  consentAt: string | null;
+  createdAt: string;
+}
+
+/** A campaign recipient row of the person, as the export shows it (what was sent and when). */
+export interface SubjectShipping {
+  campaignId: number;
+  campaignName: string;
+  status: string;
+  variant: number;
+  error: string | null;
+  confirmationRequestedAt: string | null;
+  confirmedAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+/**
+ * The campaigns service (`campaigns`), for the compliance plugin's export and anonymization (issue 34 item 2;
+ * LGPD art. 18). A person is matched by contact id (recipients) and by number or e-mail (list items and
+ * recipients), always within `companyId`.
+ */
+export interface CampaignsService {
+  /** The person's contact-list items and campaign recipient rows, oldest first. */
+  exportForContact(companyId: number, who: CampaignSubject): Promise<{ listItems: SubjectListItem[]; shippings: SubjectShipping[] }>;
+  /**
+   * Inside `trx`: deletes the person's contact-list items (a list entry has no use without the person) and
+   * erases the name, number and e-mail of its campaign recipient rows, which stay for the campaigns' counts;
+   * rows not sent yet fail with `ERR_ANONYMIZED` (never sent afterwards). `afterCommit` pushes the lists'
+   * changes to the company's screens. Answers how many items were deleted and recipient rows erased.
+   */
+  anonymizeContact(companyId: number, who: CampaignSubject, trx: Knex.Transaction): Promise<{ listItems: number; shippings: number; afterCommit: () => Promise<void> }>;
+}
+/** The typed handle of the `campaigns` service. */
+export const campaignsService = defineService<CampaignsService>('campaigns');
+/** The recipient error of a row whose person was anonymized before it was sent. */
+export const ANONYMIZED_ERROR = 'ERR_ANONYMIZED';

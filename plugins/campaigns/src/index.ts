@@ -3,7 +3,8 @@ import { definePlugin, messageFailed, referencesService, type MessageFailedEvent
 import { connectionsService, connectionUpdated, type ConnectionBusEvent } from '@atendo/plugin-connections/contract';
 import { contactsService } from '@atendo/plugin-contacts/contract';
 import { conversationHandlers, ticketsService } from '@atendo/plugin-tickets/contract';
-import { campaignStatusChanged, CAMPAIGNS_FEATURE, errors, numberCheckers } from './contract';
+import { campaignsService, campaignStatusChanged, CAMPAIGNS_FEATURE, errors, numberCheckers } from './contract';
+import { CampaignsDataSubject } from './services/data-subject';
 import { CampaignsConfig } from './schemas/config';
 import { campaignRoutes } from './routes';
 import { CampaignStore } from './services/campaigns';
@@ -53,6 +54,8 @@ export default definePlugin<CampaignsConfig>({
       await failed.unsubscribe();
       await reconnected.unsubscribe();
     });
+    // Issue 34: the data subject's export and anonymization reach these tables through this service.
+    ctx.services.provide(campaignsService, new CampaignsDataSubject(ctx.db, lists));
     await campaignRoutes(ctx.app, { lists, campaigns, settings, identity: ctx.identity, audit: ctx.audit });
   },
 });

@@ -160,6 +160,50 @@ describe('campaigns API', () => {
     }
   });
 
+  test('issue 34: items carry an optional legal basis and consent date (form and import); bad values refused; another company cannot read them', async () => {
+    const t = await Tenant.create(k);
+    const list = await t.api('POST', '/contact-lists', { name: 'Consentidos' });
+    const item = await t.api('POST', '/contact-list-items', { name: 'Lia', number: '5511987651001', legalBasis: 'consent', consentAt: '2026-01-15', contactListId: list.id });
+    expect(item).toMatchObject({ legalBasis: 'consent', consentAt: '2026-01-15T00:00:00.000Z' });
+    const plain = await t.api('POST', '/contact-list-items', { name: 'Rui', number: '5511987651002', contactListId: list.id });
+    expect(plain).toMatchObject({ legalBasis: null, consentAt: null });
+    const changed = await t.api('PUT', `/contact-list-items/${plain.id}`, { legalBasis: 'legitimate-interest', consentAt: '2026-02-01T13:30:00-03:00' });
+    expect(changed).toMatchObject({ name: 'Rui', legalBasis: 'legitimate-interest', consentAt: '2026-02-01T16:30:00.000Z' });
+    // Cleared with '' (the form's empty choice); other fields untouched.
+    expect(await t.api('PUT', `/contact-list-items/${plain.id}`, { legalBasis: '', consentAt: null })).toMatchObject({ name: 'Rui', legalBasis: null, consentAt: null });
+    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    for (const bad of [{ legalBasis: 'because' }, { consentAt: 'yesterday' }, { consentAt: future }, { consentAt: '2026-13-45' }]) {
+      const res = await k.as(t.admin, 'POST', '/contact-list-items', { name: 'Ruim', number: '5511987651009', contactListId: list.id, ...bad });
+      expect({ bad, status: res.statusCode, error: res.json().error }).toEqual({ bad, status: 400, error: 'ERR_VALIDATION' });
+    }
+    expect((await t.api('GET', `/contact-list-items?contactListId=${list.id}`)).contacts.find((c: { id: number }) => c.id === item.id)).toMatchObject({ legalBasis: 'consent', consentAt: '2026-01-15T00:00:00.000Z' });
+
+    // Import: the optional columns by their pt-BR names and words; a blank cell keeps what is stored.
+    const rows = [
+      ['Nome', 'Número', 'Base legal', 'Data do consentimento'],
+      ['Lia Nova', '5511987651001', '', ''],
+      ['Mel', '5511987651003', 'Consentimento', '20/03/2026'],
+      ['Nei', '5511987651004', 'Interesse legítimo', new Date(Date.UTC(2026, 1, 10))],
+      ['Ori', '5511987651005', 'porque sim', ''],
+      ['Pia', '5511987651006', 'contrato', '31/02/2026'],
+    ];
+    const { payload, headers } = multipart(sheet(rows), 'consentimentos.xlsx');
+    const done = (await k.as(t.admin, 'POST', `/contact-lists/${list.id}/upload`, payload, headers)).json();
+    expect(done).toMatchObject({ total: 5, created: 2, updated: 1, errors: [{ row: 5, error: 'INVALID_LEGAL_BASIS' }, { row: 6, error: 'INVALID_CONSENT_DATE' }] });
+    const byNumber = Object.fromEntries((await t.api('GET', `/contact-list-items?contactListId=${list.id}`)).contacts.map((c: { number: string; name: string; legalBasis: string | null; consentAt: string | null }) => [c.number, [c.name, c.legalBasis, c.consentAt]]));
+    expect(byNumber['5511987651001']).toEqual(['Lia Nova', 'consent', '2026-01-15T00:00:00.000Z']);
+    expect(byNumber['5511987651003']).toEqual(['Mel', 'consent', '2026-03-20T00:00:00.000Z']);
+    expect(byNumber['5511987651004']).toEqual(['Nei', 'legitimate-interest', '2026-02-10T00:00:00.000Z']);
+
+    // Another company reads and changes none of it.
+    const other = await Tenant.create(k);
+    for (const [method, url, body] of [['GET', `/contact-list-items/${item.id}`], ['PUT', `/contact-list-items/${item.id}`, { legalBasis: 'contract' }], ['GET', `/contact-list-items?contactListId=${list.id}`]] as const) {
+      const res = await k.as(other.admin, method, url, body);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 404 });
+    }
+    expect((await t.api('GET', `/contact-list-items/${item.id}`)).legalBasis).toBe('consent');
+  });
+
   test('campaign settings: the old client shapes, defaults, validation, admin only', async () => {
     const t = await Tenant.create(k);
     expect(await t.api('GET', '/campaign-settings')).toEqual([]);

@@ -1,6 +1,6 @@
 /** The campaigns plugin's pure rules. */
 import { isPositiveReply } from '../src/contract';
-import { burstSize, confirmationTextFor, editScope, fillCampaignText, gapAfter, normalizeNumber, parseScheduledAt, parseWhatsappIds, variantFor, variantsOf, type CampaignMessages } from '../src/services/rules';
+import { burstSize, confirmationTextFor, editScope, fillCampaignText, gapAfter, normalizeNumber, parseConsentAt, parseLegalBasis, parseScheduledAt, parseWhatsappIds, variantFor, variantsOf, type CampaignMessages } from '../src/services/rules';
 
 const messages = (m: Partial<CampaignMessages>): CampaignMessages => ({
   message1: '', message2: '', message3: '', message4: '', message5: '',
@@ -77,5 +77,20 @@ describe('campaign rules', () => {
     expect(normalizeNumber('+1 415 555 2671')).toBe('14155552671');
     expect(normalizeNumber('123456789')).toBe('123456789');
     expect(normalizeNumber('55abc')).toBeNull();
+  });
+
+  test('issue 34: legal bases by code or word in the four languages; consent dates as ISO, DD/MM/YYYY or a sheet serial, never in the future', () => {
+    expect(['consent', 'Consentimento', 'CONSENTIMIENTO', 'legal_obligation', 'Obrigação legal', 'interesse legítimo', 'Meşru menfaat', 'Proteção do crédito'].map(parseLegalBasis))
+      .toEqual(['consent', 'consent', 'consent', 'legal-obligation', 'legal-obligation', 'legitimate-interest', 'legitimate-interest', 'credit-protection']);
+    expect(parseLegalBasis('')).toBeNull();
+    expect(parseLegalBasis(null)).toBeNull();
+    expect(() => parseLegalBasis('porque sim')).toThrow(/legalBasis/);
+    const now = new Date('2026-06-01T12:00:00Z');
+    expect(parseConsentAt('2026-01-15', now)?.toISOString()).toBe('2026-01-15T00:00:00.000Z');
+    expect(parseConsentAt('15/01/2026', now)?.toISOString()).toBe('2026-01-15T00:00:00.000Z');
+    expect(parseConsentAt('2026-01-15T10:00:00-03:00', now)?.toISOString()).toBe('2026-01-15T13:00:00.000Z');
+    expect(parseConsentAt('46037', now)?.toISOString()).toBe('2026-01-15T00:00:00.000Z'); // an .xls date cell
+    expect(parseConsentAt('  ', now)).toBeNull();
+    for (const bad of ['2026-06-03', '31/02/2026', 'ontem', '0', '2026-1-5']) expect(() => parseConsentAt(bad, now)).toThrow(/consentAt/);
   });
 });

@@ -43,7 +43,16 @@ export type AuditEntryOut = Static<typeof AuditEntrySchema>;
 export const AnonymizeBody = Type.Object({ confirm: Type.Boolean() }, { additionalProperties: false });
 
 /** Answer of `POST /contacts/:id/anonymize`: what was erased. */
-export const AnonymizeAnswer = Type.Object({ contactId: Type.Integer(), tickets: Type.Integer(), messages: Type.Integer(), schedules: Type.Integer() });
+export const AnonymizeAnswer = Type.Object({
+  contactId: Type.Integer(),
+  tickets: Type.Integer(),
+  messages: Type.Integer(),
+  schedules: Type.Integer(),
+  /** Contact-list items deleted (0 without the campaigns plugin). */
+  listItems: Type.Integer(),
+  /** Campaign recipient rows erased (0 without the campaigns plugin). */
+  campaignRecipients: Type.Integer(),
+});
 
 /** A contact's privacy state (`GET /contacts/:id/privacy`). */
 export const PrivacySchema = Type.Object({

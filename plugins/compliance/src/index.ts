@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { definePlugin } from '@atendo/sdk';
+import { definePlugin, type ServiceRef } from '@atendo/sdk';
 import { contactsService } from '@atendo/plugin-contacts/contract';
 import { conversationHandlers, ticketsService } from '@atendo/plugin-tickets/contract';
 import { schedulesService } from '@atendo/plugin-schedules/contract';
+import { campaignsService } from '@atendo/plugin-campaigns/contract';
+import { dashboardService } from '@atendo/plugin-dashboard/contract';
 import { complianceService, errors, retentionJob } from './contract';
 import { Retention } from './services/retention';
 import { ComplianceConfig } from './schemas/config';
@@ -17,21 +19,22 @@ import { SettingsStore } from './services/settings';
 /**
  * The compliance plugin (issue 34): the audit log's route over the kernel's append-only `audit_logs`
  * (`ctx.audit`), the data subject's export and anonymization (through the contacts, tickets and, when
- * loaded, schedules services), and the opt-out keywords. See README.md.
+ * loaded, schedules, campaigns and dashboard services), and the opt-out keywords. See README.md.
  */
 export default definePlugin<ComplianceConfig>({
   id: 'compliance',
   dependsOn: ['contacts', 'tickets'],
-  optionalDependsOn: ['schedules'],
+  optionalDependsOn: ['schedules', 'campaigns', 'dashboard'],
   errors,
   configSchema: ComplianceConfig,
   migrationsDir: join(__dirname, '..', 'migrations'),
   async register(ctx) {
     const contacts = ctx.services.get(contactsService);
     const tickets = ctx.services.get(ticketsService);
-    const schedules = ctx.services.has(schedulesService) ? ctx.services.get(schedulesService) : undefined;
+    const optional = <T>(ref: ServiceRef<T>): T | undefined => (ctx.services.has(ref) ? ctx.services.get(ref) : undefined);
+    const holders = { schedules: optional(schedulesService), campaigns: optional(campaignsService), dashboard: optional(dashboardService) };
     const reader = new AuditLogReader(ctx.audit, ctx.identity, ctx.config.pageSize);
-    const subject = new DataSubject(ctx.db, ctx.audit, contacts, tickets, schedules);
+    const subject = new DataSubject(ctx.db, ctx.audit, contacts, tickets, holders);
     const settings = new SettingsStore(ctx.db);
     const optOuts = new OptOuts(settings, contacts, tickets, ctx.audit, ctx.log);
     ctx.extensions.contribute(conversationHandlers, optOuts.handler());

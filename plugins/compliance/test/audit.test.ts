@@ -1,6 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestKernel } from '@atendo/testing';
+import { waitFor, type TestKernel } from '@atendo/testing';
 import { PERSONAL_VALUE } from '@atendo/sdk';
 import compliance from '../src/index';
 import { bootKernel, Graph, Tenant } from './harness';
@@ -94,6 +95,112 @@ describe('compliance: audit log', () => {
     expect(plan.statusCode).toBe(201);
     const superLog = (await k.as(k.superAdmin, 'GET', `/audit-logs?entity=plan&entityId=${plan.json().id}`)).json();
     expect(superLog.records).toEqual([expect.objectContaining({ action: 'create', userId: k.superAdmin.id, companyId: 1 })]);
+  });
+
+  const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 8);
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  /** A multipart body with one file part `field`. */
+  const multipart = (field: string, name: string, type: string, data: Buffer) => {
+    const boundary = `----audit${randomBytes(6).toString('hex')}`;
+    const payload = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`), data, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  };
+
+  test('API tokens: created with a connection, revoked and created again when replaced, revoked with the connection; fingerprints only; another company sees none', async () => {
+    const t1 = `TOK${randomBytes(12).toString('hex').toUpperCase()}`;
+    const t2 = `TOK${randomBytes(12).toString('hex').toUpperCase()}`;
+    const conn = await A.api('POST', '/whatsapp', { name: 'Cloud do token', channel: 'whatsappapi', facebookPageUserId: '34009', facebookUserToken: 'tok', token: t1 });
+    await A.api('PUT', `/whatsapp/${conn.id}`, { token: t2 });
+    await A.api('PUT', `/whatsapp/${conn.id}`, { name: 'Cloud do token 2' }); // the token kept: no entry
+    await A.api('DELETE', `/whatsapp/${conn.id}`);
+    const page = await log(A, `entity=api-token&entityId=${conn.id}`);
+    expect(page.records.map((r) => [r.action, (r.before ?? r.after)?.fingerprint, r.userId])).toEqual([
+      ['revoke', fingerprint(t2), A.admin.id],
+      ['create', fingerprint(t2), A.admin.id],
+      ['revoke', fingerprint(t1), A.admin.id],
+      ['create', fingerprint(t1), A.admin.id],
+    ]);
+    expect(JSON.stringify(await k.db('auditLogs').where({ companyId: A.companyId }))).not.toMatch(new RegExp(`${t1}|${t2}`));
+    expect((await log(B, `entity=api-token&entityId=${conn.id}`)).count).toBe(0);
+    // The greeting media of a connection is a change of the connection.
+    const media = multipart('file', 'ola.png', 'image/png', PNG);
+    expect((await k.as(A.admin, 'POST', `/whatsapp/${A.connections[0].id}/media-upload`, media.payload, media.headers)).statusCode).toBe(200);
+    expect((await log(A, `entity=connection&entityId=${A.connections[0].id}`)).records[0]).toMatchObject({ action: 'update', after: { greetingMediaAttachment: expect.any(String) }, userId: A.admin.id });
+  });
+
+  test('tickets closed all at once: one close entry per ticket with the acting admin', async () => {
+    const c1 = await A.writesIn('34001', 'Fechar Em Massa 1');
+    const c2 = await A.writesIn('34001', 'Fechar Em Massa 2');
+    const ids = (await k.db('tickets').where({ companyId: A.companyId }).whereIn('contactId', [c1.id, c2.id]).pluck('id')) as number[];
+    const res = await A.api('POST', '/tickets/closeAll', {});
+    expect(res.closed).toBeGreaterThanOrEqual(2);
+    for (const id of ids) {
+      expect((await log(A, `entity=ticket&entityId=${id}`)).records).toEqual([expect.objectContaining({ action: 'close', userId: A.admin.id, ip: '127.0.0.1', before: { status: 'pending' }, after: { status: 'closed', closeAll: true } })]);
+    }
+  });
+
+  test("queues' chatbot options: create, update, delete recorded with the acting admin", async () => {
+    const q = await A.api('POST', '/queue', { name: 'Fila do Menu', color: '#0a0a0a' });
+    const opt = await A.api('POST', '/chatbot', { name: 'Financeiro', greetingMessage: 'Escolha', queueId: q.id });
+    await A.api('PUT', `/chatbot/${opt.id}`, { name: 'Financeiro e boletos' });
+    await A.api('DELETE', `/chatbot/${opt.id}`);
+    const page = await log(A, `entity=chatbot&entityId=${opt.id}`);
+    expect(page.records.map((r) => r.action)).toEqual(['delete', 'update', 'create']);
+    expect(page.records[1]).toMatchObject({ before: { name: 'Financeiro' }, after: { name: 'Financeiro e boletos' }, userId: A.admin.id });
+    expect(page.records[2]).toMatchObject({ after: { name: 'Financeiro', menuOfQueueId: q.id } });
+    expect((await log(B, `entity=chatbot&entityId=${opt.id}`)).count).toBe(0);
+  });
+
+  test('campaigns (create, update, media, cancel, restart, delete) and the campaign settings are recorded', async () => {
+    await A.api('POST', '/campaign-settings', { settings: { messageInterval: 3600, longerIntervalAfter: 0, greaterInterval: 0 } });
+    expect((await log(A, 'entity=setting&entityId=campaigns')).records[0]).toMatchObject({ action: 'update', after: { messageInterval: 3600 }, userId: A.admin.id });
+    const list = await A.api('POST', '/contact-lists', { name: 'Lista Auditada' });
+    for (const n of ['5531988770001', '5531988770002']) await A.api('POST', '/contact-list-items', { name: `Pessoa ${n.slice(-1)}`, number: n, contactListId: list.id });
+    const c = await A.api('POST', '/campaigns', { name: 'Campanha Auditada', contactListId: list.id, whatsappId: String(A.connections[0].id), message1: 'Oi {nome}' });
+    await A.api('PUT', `/campaigns/${c.id}`, { name: 'Campanha Renomeada' });
+    const media = multipart('file', 'oferta.png', 'image/png', PNG);
+    expect((await k.as(A.admin, 'POST', `/campaigns/${c.id}/media-upload`, media.payload, media.headers)).statusCode).toBe(200);
+    await A.api('DELETE', `/campaigns/${c.id}/media-upload`);
+    await A.api('PUT', `/campaigns/${c.id}`, { scheduledAt: new Date(Date.now() - 1000).toISOString() });
+    // Running: the first recipient went, the second waits an hour.
+    await waitFor(async () => ((await A.api('GET', `/campaigns/${c.id}`)).status === 'EM_ANDAMENTO' ? true : undefined), 15_000, 100);
+    await A.api('POST', `/campaigns/${c.id}/cancel`);
+    await A.api('POST', `/campaigns/${c.id}/restart`);
+    await A.api('POST', `/campaigns/${c.id}/cancel`);
+    await A.api('DELETE', `/campaigns/${c.id}`);
+    const page = await log(A, `entity=campaign&entityId=${c.id}`);
+    expect(page.records.map((r) => r.action)).toEqual(['delete', 'cancel', 'restart', 'cancel', 'update', 'update', 'update', 'update', 'create']);
+    for (const r of page.records) expect(r.userId).toBe(A.admin.id);
+    expect(page.records[7]).toMatchObject({ before: { name: 'Campanha Auditada' }, after: { name: 'Campanha Renomeada' } });
+    expect(page.records[6]).toMatchObject({ after: { mediaName: 'oferta.png' } });
+    expect(page.records[5]).toMatchObject({ after: { mediaName: null } });
+    expect((await log(B, `entity=campaign&entityId=${c.id}`)).count).toBe(0);
+  });
+
+  test('companies (create, update, opening hours, renew, delete) seen by the super admin; a user\'s picture; the company itself sees its own', async () => {
+    const plan = await k.db('plans').orderBy('id').first('id');
+    const su = (method: string, url: string, body?: unknown) => k.as(k.superAdmin, method, url, body);
+    const created = await su('POST', '/companies', { name: `Empresa Auditada ${Date.now()}`, email: `dono-aud-${Date.now()}@example.com`, password: 'senha-123', planId: plan.id, phone: '5511999990000', dueDate: '2030-01-31', recurrence: 'MONTHLY' });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as number;
+    expect((await su('PUT', `/companies/${id}`, { phone: '5511999990001' })).statusCode).toBe(200);
+    const schedules = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' }];
+    expect((await su('PUT', `/companies/${id}/schedules`, { schedules })).statusCode).toBe(200);
+    expect((await su('POST', `/companies/${id}/renew`)).statusCode).toBe(200);
+    expect((await su('DELETE', `/companies/${id}`)).statusCode).toBe(200);
+    const page = (await su('GET', `/audit-logs?entity=company&entityId=${id}`)).json();
+    expect(page.records.map((r: { action: string }) => r.action)).toEqual(['delete', 'renew', 'update', 'update', 'create']);
+    for (const r of page.records) expect(r).toMatchObject({ userId: k.superAdmin.id, companyId: id });
+    expect(page.records[1]).toMatchObject({ before: { dueDate: '2030-01-31' }, after: { dueDate: '2030-02-28' } });
+    expect(page.records[2]).toMatchObject({ before: { schedules: [] }, after: { schedules } });
+    expect((await log(A, `entity=company&entityId=${id}`)).count).toBe(0);
+    // An admin changing its own company's opening hours is recorded for its company.
+    await A.api('PUT', `/companies/${A.companyId}/schedules`, { schedules });
+    expect((await log(A, `entity=company&entityId=${A.companyId}`)).records[0]).toMatchObject({ action: 'update', userId: A.admin.id, after: { schedules } });
+    // A user's picture.
+    const pic = multipart('profileImage', 'eu.png', 'image/png', PNG);
+    expect((await k.as(A.admin, 'POST', `/users/${A.admin.id}/media-upload`, pic.payload, pic.headers)).statusCode).toBe(200);
+    expect((await log(A, `entity=user&entityId=${A.admin.id}`)).records[0]).toMatchObject({ action: 'update', after: { profileImage: expect.any(String) }, userId: A.admin.id });
   });
 
   test('tenant scoping: a company sees only its own entries, super sees all; users are refused; bad filters 400', async () => {

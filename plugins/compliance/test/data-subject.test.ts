@@ -1,4 +1,4 @@
-import type { TestKernel } from '@atendo/testing';
+import { waitFor, type TestKernel } from '@atendo/testing';
 import { bootKernel, Graph, newNumber, Tenant } from './harness';
 
 /**
@@ -47,6 +47,9 @@ describe('compliance: data-subject export and anonymization', () => {
     await A.api('PUT', `/tickets/${ticket.id}`, { status: 'open', userId: A.admin.id, queueId: queue.id });
     await A.api('POST', `/messages/${ticket.id}`, { body: 'Claro, segue o arquivo' });
     await A.schedule(contact.id, 'Lembrete da consulta', 3_600_000);
+    // A contact-list item with the person's number, its legal basis and consent date (campaigns plugin).
+    const list = await A.api('POST', '/contact-lists', { name: 'Lista Export' });
+    const item = await A.api('POST', '/contact-list-items', { name: 'Glória da Lista', number, legalBasis: 'consent', consentAt: '2026-01-10', contactListId: list.id });
 
     const res = await k.as(A.admin, 'GET', `/contacts/${contact.id}/export`);
     expect({ status: res.statusCode, body: res.statusCode === 200 ? '' : res.body }).toEqual({ status: 200, body: '' });
@@ -57,6 +60,11 @@ describe('compliance: data-subject export and anonymization', () => {
     const texts = doc.tickets[0].messages.map((m: { body: string; fromContact: boolean }) => [m.fromContact, m.body]);
     expect(texts).toEqual(expect.arrayContaining([[true, 'Quero meus dados, por favor'], [false, expect.stringContaining('Claro, segue o arquivo')]]));
     expect(doc.schedules.map((s: { body: string }) => s.body)).toEqual(['Lembrete da consulta']);
+    expect(doc.listItems).toEqual([expect.objectContaining({ id: item.id, contactListId: list.id, contactListName: 'Lista Export', name: 'Glória da Lista', number, legalBasis: 'consent', consentAt: '2026-01-10T00:00:00.000Z' })]);
+    expect(doc.campaignRecipients).toEqual([]);
+    // Another company's export of its own contact with the same number does not hold A's list item.
+    const twin = await B.contact('Glória de B', number);
+    expect((await B.api('GET', `/contacts/${twin.id}/export`)).listItems).toEqual([]);
 
     const audit = (await k.as(A.admin, 'GET', `/audit-logs?entity=contact&entityId=${contact.id}&action=export`)).json();
     expect(audit.records).toEqual([expect.objectContaining({ action: 'export', userId: A.admin.id })]);
@@ -84,6 +92,20 @@ describe('compliance: data-subject export and anonymization', () => {
     await A.api('PUT', `/tickets/${ticket.id}`, { status: 'closed' });
     await k.db('tickets').where({ id: ticket.id }).update({ userRating: 9 });
     await A.schedule(contact.id, 'Zélia, sua consulta é amanhã', 3_600_000);
+    // Copies held by other plugins: a contact-list item (name, number, e-mail, consent) and the campaign sent
+    // to it (a recipient row), and the dashboard's read model (the ticket's last message).
+    await A.api('POST', '/campaign-settings', { settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 } });
+    const list = await A.api('POST', '/contact-lists', { name: 'Lista Anon' });
+    await A.api('POST', '/contact-list-items', { name: 'Zélia da Lista', number, email: 'zelia.sigilosa@example.com', legalBasis: 'consent', consentAt: '2026-01-10', contactListId: list.id });
+    // The same e-mail on an item without a number is the person too.
+    await A.api('POST', '/contact-list-items', { name: 'Zélia Só E-mail', email: 'Zelia.Sigilosa@example.com', contactListId: list.id });
+    const other = await A.api('POST', '/contact-list-items', { name: 'Outra Pessoa', number: newNumber(), contactListId: list.id });
+    const campaign = await A.api('POST', '/campaigns', { name: 'Campanha Anon', contactListId: list.id, whatsappId: String(A.connections[0].id), message1: 'Oferta para {nome}', scheduledAt: new Date(Date.now() - 1000).toISOString() });
+    const campaignDone = await waitFor(async () => {
+      const c = await A.api('GET', `/campaigns/${campaign.id}`);
+      return c.status === 'FINALIZADA' ? c : undefined;
+    }, 20_000, 100);
+    await waitFor(async () => ((await k.db('dashboardTickets').where({ ticketId: ticket.id }).first())?.lastMessage?.includes('Zélia da Lista') ? true : undefined), 10_000);
     // A second contact of company B with its own data: untouched.
     const keep = await B.writesIn('34102', 'Beto Intocado', newNumber(), 'mensagem de B');
 
@@ -94,7 +116,11 @@ describe('compliance: data-subject export and anonymization', () => {
       ratings: (await k.db('tickets').where({ companyId: A.companyId }).whereNotNull('userRating').select('userRating')).map((r: { userRating: number }) => r.userRating).sort(),
     });
     const before = await counts();
+    const dashboardBefore = (await k.as(A.admin, 'GET', '/dashboard?days=7')).json();
     for (const needle of [name, number, secret, 'zelia.sigilosa@example.com', 'Rua das Flores Secretas']) expect((await whereIs(k, needle)).length).toBeGreaterThan(0);
+    // The check reaches the other plugins' copies (so it fails when one of them is left behind).
+    expect(await whereIs(k, 'Zélia da Lista')).toEqual(expect.arrayContaining(['public.campaigns_contact_list_items.name', 'public.campaigns_shippings.name', 'public.dashboard_tickets.last_message', 'public.messages.body']));
+    expect(await whereIs(k, number)).toEqual(expect.arrayContaining(['public.campaigns_contact_list_items.number', 'public.campaigns_shippings.number']));
 
     const unconfirmed = await k.as(A.admin, 'POST', `/contacts/${contact.id}/anonymize`, { confirm: false });
     expect({ status: unconfirmed.statusCode, error: unconfirmed.json().error }).toEqual({ status: 400, error: 'ERR_ANONYMIZE_NOT_CONFIRMED' });
@@ -102,20 +128,24 @@ describe('compliance: data-subject export and anonymization', () => {
 
     const res = await k.as(A.admin, 'POST', `/contacts/${contact.id}/anonymize`, { confirm: true });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contactId: contact.id, tickets: 1, messages: expect.any(Number), schedules: 1 });
-    expect(res.json().messages).toBeGreaterThanOrEqual(2);
+    expect(res.json()).toEqual({ contactId: contact.id, tickets: 1, messages: expect.any(Number), schedules: 1, listItems: 2, campaignRecipients: 1 });
+    expect(res.json().messages).toBeGreaterThanOrEqual(3);
 
     for (const needle of [name, 'Zélia', number, secret, '321.654.987-00', 'zelia.sigilosa@example.com', 'Rua das Flores Secretas', 'anotado o CPF']) {
       expect({ needle, tables: await whereIs(k, needle) }).toEqual({ needle, tables: [] });
     }
     expect(await counts()).toEqual(before);
+    // The campaign's report and the dashboard's figures are unchanged; the other person stays in the list.
+    expect((await A.api('GET', `/campaigns/${campaignDone.id}`)).counts).toEqual(campaignDone.counts);
+    expect((await k.as(A.admin, 'GET', '/dashboard?days=7')).json()).toEqual(dashboardBefore);
+    expect((await A.api('GET', `/contact-list-items?contactListId=${list.id}`)).contacts.map((c: { id: number }) => c.id)).toEqual([other.id]);
     expect(before.ratings).toContain(9);
     const privacy = (await k.as(A.admin, 'GET', `/contacts/${contact.id}/privacy`)).json();
     expect(privacy).toMatchObject({ contactId: contact.id, anonymizedAt: expect.any(String) });
     const after = (await k.as(A.admin, 'GET', `/contacts/${contact.id}`)).json();
     expect(after).toMatchObject({ name: `#${contact.id}`, number: `anon-${contact.id}`, email: '', extraInfo: [] });
     const audit = (await k.as(A.admin, 'GET', `/audit-logs?entity=contact&entityId=${contact.id}&action=anonymize`)).json();
-    expect(audit.records).toEqual([expect.objectContaining({ action: 'anonymize', userId: A.admin.id, after: { tickets: 1, messages: res.json().messages, schedules: 1 } })]);
+    expect(audit.records).toEqual([expect.objectContaining({ action: 'anonymize', userId: A.admin.id, after: { tickets: 1, messages: res.json().messages, schedules: 1, listItems: 2, campaignRecipients: 1 } })]);
     // Company B's contact is untouched.
     expect((await k.db('contacts').where({ id: keep.id }).first()).name).toBe('Beto Intocado');
     expect(await whereIs(k, 'mensagem de B')).toEqual(expect.arrayContaining(['public.messages.body']));

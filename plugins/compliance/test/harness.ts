@@ -1,6 +1,6 @@
 /**
  * Test harness of the compliance plugin (adapted from the schedules plugin's): a kernel with the tickets
- * pipeline (contacts, connections, tickets, channels), schedules and compliance, and WhatsApp Cloud
+ * pipeline (contacts, connections, tickets, channels), schedules, campaigns, dashboard and compliance, and WhatsApp Cloud
  * connections whose Graph API is a local HTTP server on the first free port of 8265-8269 (this test's
  * range), so a test reads what the customer receives; customers write in with signed webhooks.
  */
@@ -16,6 +16,8 @@ import ticketsPlugin from '@atendo/plugin-tickets';
 import channelsPlugin from '@atendo/plugin-channels';
 import { metaSerialize, sign } from '../../../scripts/replay';
 import schedules from '@atendo/plugin-schedules';
+import campaigns from '@atendo/plugin-campaigns';
+import dashboard from '@atendo/plugin-dashboard';
 import compliance from '../src/index';
 
 export const SECRET = randomBytes(16).toString('hex');
@@ -85,7 +87,8 @@ export class Graph {
   }
 }
 
-export const PLUGINS = () => [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, channelsPlugin, schedules, compliance];
+/** The plugins of a compliance kernel: the tickets pipeline and every plugin holding copies of a person's data (schedules, campaigns, dashboard). */
+export const PLUGINS = () => [queuesPlugin, tagsPlugin, contactsPlugin, connectionsPlugin, ticketsPlugin, channelsPlugin, schedules, campaigns, dashboard, compliance];
 
 const JWT = { JWT_SECRET: randomBytes(32).toString('hex'), JWT_REFRESH_SECRET: randomBytes(32).toString('hex') };
 

@@ -59,8 +59,13 @@ describe('compliance: opt-out', () => {
     const plain = await k.createUser(A.companyId, { profile: 'user' });
     expect((await k.as(plain, 'DELETE', `/contacts/${contact.id}/opt-out`)).statusCode).toBe(403);
     expect(await A.api('DELETE', `/contacts/${contact.id}/opt-out`)).toMatchObject({ contactId: contact.id, optedOutAt: null });
+    expect((await A.api('GET', `/contacts/${contact.id}/privacy`))).toMatchObject({ optedOutAt: null, optOutKeyword: null });
+    // Recorded by hand when the customer asks by other means (another company and plain users cannot).
+    expect((await k.as(B.admin, 'POST', `/contacts/${contact.id}/opt-out`)).statusCode).toBe(404);
+    expect((await k.as(plain, 'POST', `/contacts/${contact.id}/opt-out`)).statusCode).toBe(403);
+    expect(await A.api('POST', `/contacts/${contact.id}/opt-out`)).toMatchObject({ contactId: contact.id, optedOutAt: expect.any(String), optOutKeyword: 'MANUAL' });
     const audit = (await A.api('GET', `/audit-logs?entity=contact&entityId=${contact.id}`)).records.map((r: { action: string; actorKind: string; userId: number | null }) => [r.action, r.actorKind, r.userId]);
-    expect(audit).toEqual([['opt-in', 'user', A.admin.id], ['opt-out', 'bot', null]]);
+    expect(audit).toEqual([['opt-out', 'user', A.admin.id], ['opt-in', 'user', A.admin.id], ['opt-out', 'bot', null]]);
   });
 
   test('the words are configurable per company (stored upper case, no accents); bad settings are 400', async () => {

@@ -7,7 +7,8 @@
  * Units: times are minutes (numbers with two decimals, null when nothing was measured); percentages are
  * 0..100 with two decimals; days and hours are the company's time zone (setting `timeZone`).
  */
-import { defineErrors, defineTopic, Type, type Static } from '@atendo/sdk';
+import type { Knex } from 'knex';
+import { defineErrors, defineService, defineTopic, Type, type Static } from '@atendo/sdk';
 import { SlaShareSchema } from '@atendo/plugin-sla/contract';
 
 export const errors = defineErrors({
@@ -253,3 +254,18 @@ export interface DashboardChangedEvent {
  * node that wrote it). Every node drops the company's cached figures on it (a broadcast subscription).
  */
 export const dashboardChanged = defineTopic<DashboardChangedEvent>('dashboard.changed', "the dashboard's figures of a company changed");
+
+/**
+ * The dashboard service (`dashboard`), for the compliance plugin's anonymization (issue 34 item 2; LGPD art.
+ * 18): the read model keeps a copy of each ticket's last message, which is the person's text.
+ */
+export interface DashboardService {
+  /**
+   * Inside `trx`: empties the copied last message of the contact's tickets and of `ticketIds` (the tickets
+   * plugin's `lastMessageTicketIds`: group tickets whose newest message was the person's). Counts, times and
+   * ratings stay, so no figure changes. Answers how many rows were touched.
+   */
+  anonymizeContact(companyId: number, who: { contactId: number; ticketIds?: number[] }, trx: Knex.Transaction): Promise<number>;
+}
+/** The typed handle of the `dashboard` service. */
+export const dashboardService = defineService<DashboardService>('dashboard');

@@ -6,7 +6,7 @@ import { queuesService } from '@atendo/plugin-queues/contract';
 import { connectionsService } from '@atendo/plugin-connections/contract';
 import { contactsService } from '@atendo/plugin-contacts/contract';
 import { slaService } from '@atendo/plugin-sla/contract';
-import { dashboardChanged, errors } from './contract';
+import { dashboardChanged, dashboardService, errors } from './contract';
 import { ReadModel } from './services/read-model';
 import { DashboardStats } from './services/stats';
 import { Rollups } from './services/rollups';
@@ -49,6 +49,8 @@ export default definePlugin({
       await forget.unsubscribe();
       for (const s of subs) await s.unsubscribe();
     });
+    // Issue 34: the data subject's anonymization empties this plugin's copies of the person's texts.
+    ctx.services.provide(dashboardService, { anonymizeContact: (companyId, who, trx) => model.anonymizeContact(companyId, who, trx) });
     await dashboardRoutes(ctx.app, {
       stats,
       queues: ctx.services.get(queuesService),

@@ -8,6 +8,7 @@ import { defineErrors, Type, type Static } from '@atendo/sdk';
 export const errors = defineErrors({
   ERR_INVALID_API_TOKEN: { status: 401, message: 'Missing or unknown connection token (Authorization: Bearer <token>)' },
   ERR_INVALID_NUMBER: { status: 400, message: 'The number is not a valid phone number' },
+  ERR_OPTED_OUT: { status: 409, message: 'The contact opted out of bulk messages: nothing was sent' },
 });
 declare module '@atendo/sdk' {
   // eslint-disable-next-line @typescript-eslint/no-empty-interface
@@ -34,6 +35,12 @@ export const SendBody = Type.Object(
     queueId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{0,10}$' }), Type.Null()])),
     /** Sign the text with the user's name (`*Name:*` on its own line), as attendants do. */
     sendSignature: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')])),
+    /**
+     * Added (issue 34): the message is one of a bulk send (marketing, a mailing from another system). A
+     * contact who opted out (an opt-out word, or an admin at its request) is skipped: 409 ERR_OPTED_OUT,
+     * nothing stored or sent. Absent or false: a conversational message, sent whatever the opt-out.
+     */
+    bulk: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')])),
   },
   { additionalProperties: false },
 );

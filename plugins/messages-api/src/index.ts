@@ -19,6 +19,7 @@ export default definePlugin<MessagesApiConfig>({
       tickets: ctx.services.get(ticketsService),
       connections: ctx.services.get(connectionsService),
       contacts: ctx.services.get(contactsService),
+      audit: ctx.audit,
       rateLimit: ctx.config.rateLimit,
     });
   },

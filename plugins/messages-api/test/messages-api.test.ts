@@ -6,8 +6,9 @@ import contactsPlugin from '@atendo/plugin-contacts';
 import connectionsPlugin from '@atendo/plugin-connections';
 import ticketsPlugin from '@atendo/plugin-tickets';
 import channelsPlugin from '@atendo/plugin-channels';
+import { contactsService } from '@atendo/plugin-contacts/contract';
 import messagesApi from '../src/index';
-import { normaliseNumber } from '../src/services/send';
+import { normaliseNumber, tokenFingerprint } from '../src/services/send';
 import { Graph } from './graph';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -145,6 +146,51 @@ describe('external messages API (POST /api/messages/send)', () => {
     expect({ status: refused.statusCode, error: refused.json().error }).toEqual({ status: 403, error: 'ERR_SUBSCRIPTION_EXPIRED' });
     await k.db('companies').where({ id: c.companyId }).update({ dueDate: new Date().toISOString().slice(0, 10) });
     expect((await send(t, { number: '5511987650000', body: 'em dia' })).statusCode).toBe(200);
+  });
+
+  test('issue 34: a send marked bulk skips an opted-out contact (409 ERR_OPTED_OUT, nothing stored or sent); unmarked sends and other companies are not affected; every send audited with the token as actor', async () => {
+    // A company of its own (the rate limit is per token).
+    const mk = async () => {
+      const c = await k.createCompany();
+      const t = token();
+      const res = await k.as(c.admin, 'POST', '/whatsapp', { name: 'Cloud Bulk', channel: 'whatsappapi', facebookPageUserId: String(4000000 + Math.floor(Math.random() * 1e6)), facebookUserToken: 'tok', token: t });
+      expect(res.statusCode).toBe(200);
+      return { ...c, token: t, connectionId: res.json().id as number };
+    };
+    const D = await mk();
+    const E = await mk();
+    const number = '5511987657777';
+    const first = await send(D.token, { number, body: 'Promoção 1', bulk: true });
+    expect(first.statusCode).toBe(200);
+    const contact = await k.db('contacts').where({ companyId: D.companyId, number }).first();
+    await k.services.get(contactsService).setOptOut!(D.companyId, contact.id, { keyword: 'SAIR' });
+    const messages = async () => Number((await k.db('messages').where({ companyId: D.companyId, contactId: contact.id }).orWhere({ ticketId: first.json().ticketId }).count({ n: '*' }))[0].n);
+    const before = await messages();
+    const sentBefore = graph.to(number).length;
+
+    const skipped = await send(D.token, { number: '+55 11 98765-7777', body: 'Promoção 2', bulk: true });
+    expect({ status: skipped.statusCode, error: skipped.json().error }).toEqual({ status: 409, error: 'ERR_OPTED_OUT' });
+    const media = multipart({ number, body: 'Promoção 3', bulk: 'true' }, { field: 'medias', name: 'p.png', type: 'image/png', data: PNG });
+    const skippedMedia = await send(D.token, null, media);
+    expect({ status: skippedMedia.statusCode, error: skippedMedia.json().error }).toEqual({ status: 409, error: 'ERR_OPTED_OUT' });
+    expect(await messages()).toBe(before);
+    // A conversational (unmarked) send still goes; another company's contact with that number is not opted out.
+    expect((await send(D.token, { number, body: 'Seu pedido saiu para entrega' })).statusCode).toBe(200);
+    expect((await send(D.token, { number, body: 'Seu pedido chegou', bulk: false })).statusCode).toBe(200);
+    expect((await send(E.token, { number, body: 'Promoção de E', bulk: true })).statusCode).toBe(200);
+    await waitFor(() => (graph.to(number).includes('Promoção de E') ? true : undefined), 10_000);
+    expect(graph.to(number).filter((t) => /Promoção [23]/.test(t))).toEqual([]);
+    expect(graph.to(number).length).toBeGreaterThanOrEqual(sentBefore + 3);
+
+    // The audit log: one entry per send, the API token (connection and fingerprint) as actor, the address; never the token.
+    const entries = await k.db('auditLogs').where({ companyId: D.companyId, entity: 'api-token', action: 'send' }).orderBy('id');
+    expect(entries.map((e: { entityId: string; actorKind: string; userId: number | null; actorLabel: string; ip: string }) => [e.entityId, e.actorKind, e.userId, e.actorLabel, e.ip])).toEqual(
+      Array(3).fill([String(D.connectionId), 'api', null, `#${D.connectionId} · ${tokenFingerprint(D.token)}`, '127.0.0.1']),
+    );
+    expect(entries.map((e: { after: { bulk: boolean } }) => e.after.bulk)).toEqual([true, false, false]);
+    expect(entries[0].after).toMatchObject({ messageId: first.json().messageId, ticketId: first.json().ticketId });
+    expect(JSON.stringify(entries)).not.toContain(D.token);
+    expect(await k.db('auditLogs').where({ companyId: E.companyId, entity: 'api-token', action: 'send' }).count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 
   test('rate limited per token (MESSAGES_API_RATE_LIMIT a minute)', async () => {

@@ -28,7 +28,7 @@ export default definePlugin({
     ctx.services.provide(queuesService, store.service());
     ctx.extensions.contribute(userExtensions, store.userExtension());
     await queuesRoutes(ctx.app, { store, realtime: ctx.realtime, audit: ctx.audit });
-    await chatbotRoutes(ctx.app, { store, chatbots, realtime: ctx.realtime });
+    await chatbotRoutes(ctx.app, { store, chatbots, realtime: ctx.realtime, audit: ctx.audit });
   },
   seed: seedQueues,
 });

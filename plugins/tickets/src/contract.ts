@@ -559,9 +559,10 @@ export interface TicketsService {
    * the contact's tickets (and of its messages in groups), the tickets' last message, their notes, and the
    * provider payloads and addresses of those messages; rows, statuses, timestamps and ratings stay (counts and
    * statistics unchanged). Media files no other message uses are removed after `trx` commits. Answers how
-   * many tickets and messages were touched.
+   * many tickets and messages were touched, and `lastMessageTicketIds`: the tickets whose last message was
+   * emptied (its own, and group tickets whose newest message was the contact's), for read models that copy it.
    */
-  anonymizeContact?(companyId: number, contactId: number, trx: Knex.Transaction): Promise<{ tickets: number; messages: number; afterCommit: () => Promise<void> }>;
+  anonymizeContact?(companyId: number, contactId: number, trx: Knex.Transaction): Promise<{ tickets: number; messages: number; lastMessageTicketIds?: number[]; afterCommit: () => Promise<void> }>;
   /**
    * Added (additive, issue 34: retention): ids of contacts (not groups) above `afterContactId` whose every
    * ticket is closed and none changed since `before`, ascending, at most `limit` (1..1000).

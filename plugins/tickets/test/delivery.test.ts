@@ -3,6 +3,7 @@ import type { BusMessage } from '@atendo/sdk';
 import { waitFor, type TestKernel } from '@atendo/testing';
 import type { MessageRow } from '../src/model';
 import { deliveryStateOf, sendErrorDetailOf } from '../src/services/messages';
+import { contactsService } from '@atendo/plugin-contacts/contract';
 import { createContact, createTenant, insertMessage, insertTicket, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
 
 jest.setTimeout(90_000);
@@ -250,7 +251,7 @@ describe('tickets: delivery state and resend', () => {
       expect((await k.as(A.admin, 'POST', '/messages/failed/resend', { ids: [0] })).json().error).toBe('ERR_VALIDATION');
 
       const one = await k.as(A.admin, 'POST', '/messages/failed/resend', { ids: [a1.id, b1.id] });
-      expect(one.json()).toEqual({ resent: 1 });
+      expect(one.json()).toEqual({ resent: 1, skippedOptedOut: 0 });
       expect(await row(a1.id)).toMatchObject({ sendError: null });
       expect(await row(a2.id)).toMatchObject({ sendError: 'ERR_SENDING_WAPP_MSG' });
       expect(await row(b1.id)).toMatchObject({ sendError: 'ERR_SENDING_WAPP_MSG' });
@@ -264,7 +265,31 @@ describe('tickets: delivery state and resend', () => {
       expect(await row(b1.id)).toMatchObject({ sendError: 'ERR_SENDING_WAPP_MSG' });
       expect((await k.as(A.admin, 'GET', '/messages/failed')).json().records.map((r: { id: number }) => r.id)).not.toContain(a2.id);
       // B's admin resends B's.
-      expect((await k.as(B.admin, 'POST', '/messages/failed/resend', { ids: [b1.id] })).json()).toEqual({ resent: 1 });
+      expect((await k.as(B.admin, 'POST', '/messages/failed/resend', { ids: [b1.id] })).json()).toEqual({ resent: 1, skippedOptedOut: 0 });
+    });
+
+    test('issue 34: a bulk resend skips the failed sends to a contact who opted out and counts them; one can still be resent on its own; other companies unaffected', async () => {
+      const T = await createTenant(k);
+      await setCompanySetting(k, T.companyId, 'sendSignMessage', 'disabled');
+      const out = await conversation(T);
+      const stays = await conversation(T);
+      const o1 = await failedSend(T, out.ticket.id, 'promo 1');
+      const o2 = await failedSend(T, out.ticket.id, 'promo 2');
+      const s1 = await failedSend(T, stays.ticket.id, 'promo 3');
+      await k.services.get(contactsService).setOptOut!(T.companyId, out.contact.id, { keyword: 'SAIR' });
+      // Another company's failed send to its own contact (not opted out).
+      const other = await conversation(B);
+      const b1 = await failedSend(B, other.ticket.id, 'de B');
+
+      expect((await k.as(T.admin, 'POST', '/messages/failed/resend', { ids: [o1.id, s1.id] })).json()).toEqual({ resent: 1, skippedOptedOut: 1 });
+      expect(await row(o1.id)).toMatchObject({ sendError: 'ERR_SENDING_WAPP_MSG' });
+      expect(await row(s1.id)).toMatchObject({ sendError: null });
+      expect((await k.as(T.admin, 'POST', '/messages/failed/resend', {})).json()).toEqual({ resent: 0, skippedOptedOut: 2 });
+      expect(sendsOf(o2.id).some((x) => x.id.includes(':r'))).toBe(false);
+      expect((await k.as(B.admin, 'POST', '/messages/failed/resend', { ids: [b1.id] })).json()).toEqual({ resent: 1, skippedOptedOut: 0 });
+      // The deliberate resend of one message (a conversational reply) still goes.
+      expect((await k.as(T.admin, 'POST', `/messages/${o2.id}/resend`)).statusCode).toBe(200);
+      await waitFor(() => sendsOf(o2.id).some((x) => x.id.includes(':r')));
     });
 
     test('a user who sees the ticket, not only the author, may resend one', async () => {

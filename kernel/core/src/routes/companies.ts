@@ -454,8 +454,13 @@ export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<v
     for (const r of rows) {
       if ('startTime' in r && !r.startTime !== !r.endTime) throw new AppError('ERR_VALIDATION', `${r.weekdayEn}: a shift needs both startTime and endTime`);
     }
-    const n = await db('companies').where({ id }).update({ schedules: JSON.stringify(rows), updatedAt: db.fn.now() });
-    if (!n) throw new AppError('ERR_NO_COMPANY_FOUND');
+    await db.transaction(async (trx) => {
+      const current = await trx('companies').where({ id }).forUpdate().first('schedules');
+      if (!current) throw new AppError('ERR_NO_COMPANY_FOUND');
+      await trx('companies').where({ id }).update({ schedules: JSON.stringify(rows), updatedAt: trx.fn.now() });
+      // Issue 34: the opening hours are company settings the audit log keeps (before and after).
+      await deps.audit.record(trx, { req, companyId: id, entity: 'company', entityId: id, action: 'update', before: { schedules: current.schedules ?? [] }, after: { schedules: rows } });
+    });
     await changed(id);
     return load(id);
   });
@@ -471,6 +476,7 @@ export async function companiesRoutes(app: PluginApp, deps: CoreDeps): Promise<v
       if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
       const dueDate = renewDueDate(row.dueDate, row.recurrence);
       await trx('companies').where({ id }).update({ dueDate, updatedAt: trx.fn.now() });
+      await deps.audit.record(trx, { req, companyId: id, entity: 'company', entityId: id, action: 'renew', before: { dueDate: row.dueDate }, after: { dueDate } });
     });
     await changed(id);
     return load(id);

@@ -217,6 +217,8 @@ export async function passwordResetRoutes(app: PluginApp, deps: CoreDeps): Promi
         .update({ passwordHash, tokenVersion: trx.raw('token_version + 1'), updatedAt: trx.fn.now() });
       if (!n) return { ok: false, code: 'ERR_INVALID_RESET_CODE' } as Judgement;
       await sessions.revokeUser(trx, userId!);
+      // Issue 34: a user's credentials changed without a session: audited as the system's reset flow.
+      await deps.audit.record(trx, { companyId: companyId!, req, actor: { kind: 'system', label: 'password-reset' }, entity: 'user', entityId: userId!, action: 'update', after: { credentials: 'reset-by-code', sessionsRevoked: true } });
       await trx('passwordResets').where({ id: j.row.id }).update({ usedAt: trx.fn.now(), verifiedAt: trx.raw('coalesce(verified_at, now())') });
       // Any other code still pending for this user dies with this one.
       await trx('passwordResets').where({ userId: userId! }).whereNull('usedAt').update({ usedAt: trx.fn.now() });

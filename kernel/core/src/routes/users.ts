@@ -430,6 +430,7 @@ export async function usersRoutes(app: PluginApp, deps: CoreDeps): Promise<void>
     const file = stored.path.slice(PROFILE_AREA.length + 1);
     const [row] = await db('users').where({ id: current.id, companyId: current.companyId }).update({ profileImage: file, updatedAt: db.fn.now() }).returning('*');
     if (current.profileImage && current.profileImage !== file) await deps.uploads.remove(current.companyId, `${PROFILE_AREA}/${current.profileImage}`);
+    await deps.audit.record({ req, companyId: current.companyId, entity: 'user', entityId: current.id, action: 'update', before: { profileImage: current.profileImage ?? null }, after: { profileImage: file } });
     const user = await present(row as UserRow);
     emit(current.companyId, { action: 'update', user });
     return user;

@@ -101,6 +101,10 @@ export interface ItemInput {
   name: string;
   number: string;
   email: string;
+  /** Issue 34: one of `LEGAL_BASES`, or null (none recorded). */
+  legalBasis?: string | null;
+  /** Issue 34: when the person consented (`YYYY-MM-DD` or ISO 8601), or null. */
+  consentAt?: string | null;
   contactListId: number;
 }
 

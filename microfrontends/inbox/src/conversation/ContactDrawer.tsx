@@ -3,9 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import styled from 'styled-components';
-import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
+import { isAdmin, toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Muted, TextField } from '@atendo/web-ui';
-import { addNote, deleteNote, fetchContact, fetchNotes, setContactActive, toggleAcceptAudio, toggleDisableBot, updateContact } from './api';
+import { contactPrivacyTexts, ContactPrivacyActions } from '@atendo/web-kit';
+import { addNote, deleteNote, fetchContact, fetchContactPrivacy, fetchNotes, setContactActive, setContactOptOut, toggleAcceptAudio, toggleDisableBot, updateContact } from './api';
 import { contactTagsKey, fetchContactTags, syncContactTags } from '../lib/api';
 import { TagPicker } from '../modals/TagPicker';
 import { formatDateTime } from './format';
@@ -296,9 +297,88 @@ function NotesSection({ ticket, contactId }: { ticket: Ticket; contactId: number
 }
 
 /**
+ * The contact's privacy for admins (issue 34; plugins/compliance): its opt-out state (`GET
+ * /contacts/:id/privacy`) with the admin's record or reversal at the customer's request (confirmed; audited
+ * by the API), the export of everything held about it (a JSON file) and its anonymization (irreversible:
+ * a confirmation that must be ticked). After an anonymization the contact is read again.
+ */
+function PrivacySection({ contact, onAnonymized }: { contact: Contact; onAnonymized: () => Promise<void> }) {
+  const { t, i18n } = useTranslation('inbox');
+  const client = useQueryClient();
+  const key = ['inbox', 'contactPrivacy', contact.id];
+  const privacy = useQuery({ queryKey: key, queryFn: ({ signal }) => fetchContactPrivacy(contact.id, signal), staleTime: 0 });
+  const [asking, setAsking] = useState<'record' | 'reverse' | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (privacy.error) toastError(privacy.error);
+  }, [privacy.error]);
+  const p = privacy.data;
+  const change = async () => {
+    if (!asking || busy) return;
+    setBusy(true);
+    try {
+      const next = await setContactOptOut(contact.id, asking === 'record');
+      client.setQueryData(key, { ...p, ...next });
+      toast.success(t(asking === 'record' ? 'drawer.privacy.recorded' : 'drawer.privacy.reversed'));
+      setAsking(null);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const state = !p
+    ? null
+    : p.anonymizedAt
+      ? t('drawer.privacy.anonymized', { date: formatDateTime(p.anonymizedAt) })
+      : p.optedOutAt
+        ? p.optOutKeyword && p.optOutKeyword !== 'MANUAL'
+          ? t('drawer.privacy.optedOut', { date: formatDateTime(p.optedOutAt), word: p.optOutKeyword })
+          : t('drawer.privacy.optedOutManual', { date: formatDateTime(p.optedOutAt) })
+        : t('drawer.privacy.subscribed');
+  return (
+    <Section aria-labelledby="conversation-privacy" data-testid="contact-privacy">
+      <h3 id="conversation-privacy">{t('drawer.privacy.title')}</h3>
+      {state ? <div data-testid="contact-opt-out-state">{state}</div> : null}
+      <div className="row">
+        {p && !p.anonymizedAt ? (
+          <Button variant="secondary" onClick={() => setAsking(p.optedOutAt ? 'reverse' : 'record')} disabled={busy} data-testid={p.optedOutAt ? 'contact-opt-out-reverse' : 'contact-opt-out-record'}>
+            {t(p.optedOutAt ? 'drawer.privacy.reverse' : 'drawer.privacy.record')}
+          </Button>
+        ) : null}
+        <ContactPrivacyActions
+          contact={contact}
+          texts={contactPrivacyTexts(i18n.language)}
+          onDone={(action, text) => {
+            toast.success(text);
+            if (action === 'anonymize') void Promise.all([onAnonymized(), client.invalidateQueries({ queryKey: key })]);
+          }}
+          renderButton={(action, label, onClick, running) => (
+            <Button variant={action === 'anonymize' ? 'danger' : 'secondary'} onClick={onClick} disabled={running || (action === 'anonymize' && Boolean(p?.anonymizedAt))} data-testid={`contact-${action}`}>
+              {action === 'export' ? <ConvIcon name="download" size={16} /> : <ConvIcon name="lock" size={16} />}
+              {label}
+            </Button>
+          )}
+        />
+      </div>
+      <ConfirmDialog
+        open={asking !== null}
+        title={t(asking === 'record' ? 'drawer.privacy.recordTitle' : 'drawer.privacy.reverseTitle')}
+        message={t(asking === 'record' ? 'drawer.privacy.recordMessage' : 'drawer.privacy.reverseMessage')}
+        confirmLabel={t(asking === 'record' ? 'drawer.privacy.record' : 'drawer.privacy.reverse')}
+        busy={busy}
+        onConfirm={() => void change()}
+        onClose={() => setAsking(null)}
+      />
+    </Section>
+  );
+}
+
+/**
  * The contact drawer (spec 2-tickets.md §2, 320 px): picture, name, number, email, edit (name, number,
  * email, extra info fields), block/unblock, the bot-disable and accept-audio toggles, the contact's tags, the ticket's notes (add from 2 characters, delete with confirmation;
- * the list scrolls past 200 px) and the extra info fields.
+ * the list scrolls past 200 px), the extra info fields and, for admins, the contact's privacy (issue 34:
+ * opt-out, export, anonymization; not for groups).
  */
 export function ContactDrawer({ ticket, onClose, onContactChange }: { ticket: Ticket; onClose: () => void; onContactChange: (c: Contact) => void }) {
   const { t } = useTranslation('inbox');
@@ -313,7 +393,8 @@ export function ContactDrawer({ ticket, onClose, onContactChange }: { ticket: Ti
     if (details.error) toastError(details.error);
   }, [details.error]);
   // Live: another attendant's edits of this contact (fields, toggles, tags) reach the open drawer.
-  const companyId = useSessionUser()?.companyId;
+  const me = useSessionUser();
+  const companyId = me?.companyId;
   useSocketEvent<ContactEvent>(companyId ? `company-${companyId}-contact` : null, (data) => {
     if (!data || data.action === 'delete' || data.contact?.id !== contactId) return;
     client.setQueryData<Contact>(detailsKey, (old) => (old ? { ...old, ...data.contact } : old));
@@ -396,6 +477,15 @@ export function ContactDrawer({ ticket, onClose, onContactChange }: { ticket: Ti
       </Section>
       {contact.isGroup ? null : <ContactTagsSection contact={contact} onChanged={changed} />}
       <NotesSection ticket={ticket} contactId={contactId} />
+      {isAdmin(me) && !contact.isGroup ? (
+        <PrivacySection
+          contact={contact}
+          onAnonymized={async () => {
+            const fresh = await client.fetchQuery({ queryKey: detailsKey, queryFn: ({ signal }) => fetchContact(contactId, signal), staleTime: 0 });
+            changed(fresh);
+          }}
+        />
+      ) : null}
       <Section aria-labelledby="conversation-extra">
         <h3 id="conversation-extra">{t('conversation.contact.extraInfo')}</h3>
         {contact.extraInfo?.length ? (

@@ -122,6 +122,25 @@ export const searchContacts = (searchParam: string, signal?: AbortSignal) =>
 /** `GET /contacts/:id`: the contact with extra info and tags. */
 export const fetchContact = (id: number, signal?: AbortSignal) => api.get<Contact>(`/contacts/${id}`, { signal });
 
+/** A contact's consent, opt-out and anonymization state (plugins/compliance, issue 34; admins only). */
+export interface ContactPrivacy {
+  contactId: number;
+  lgpdAcceptedAt: string | null;
+  anonymizedAt: string | null;
+  optedOutAt: string | null;
+  optOutKeyword: string | null;
+}
+
+/** `GET /contacts/:id/privacy` (admin): the contact's opt-out and anonymization state. */
+export const fetchContactPrivacy = (id: number, signal?: AbortSignal) => api.get<ContactPrivacy>(`/contacts/${id}/privacy`, { signal });
+
+/**
+ * `POST /contacts/:id/opt-out` (admin, `optedOut` true: the customer asked by other means) or `DELETE
+ * /contacts/:id/opt-out` (false: reversed at the customer's request); both audited by the API.
+ */
+export const setContactOptOut = (id: number, optedOut: boolean) =>
+  optedOut ? api.post<Omit<ContactPrivacy, 'lgpdAcceptedAt'>>(`/contacts/${id}/opt-out`, {}) : api.delete<Omit<ContactPrivacy, 'lgpdAcceptedAt'>>(`/contacts/${id}/opt-out`);
+
 /** `GET /contacts/profile/:number`: the contact id of a number (0 when unknown). */
 export const contactByNumber = (number: string) => api.get<{ contactId: number; urlPicture?: string | null }>(`/contacts/profile/${encodeURIComponent(number)}`);
 

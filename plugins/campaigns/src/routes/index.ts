@@ -188,14 +188,20 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
       params: IdParams,
       response: { 200: CampaignSchema, ...errorResponses(413, 415), ...errors },
     },
-  }, (req) => {
+  }, async (req) => {
     if (!req.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data');
-    return campaigns.setMedia(req.auth.companyId, req.params.id, () => req.file());
+    const c = await campaigns.setMedia(req.auth.companyId, req.params.id, () => req.file());
+    await d.audit?.record({ req, entity: 'campaign', entityId: req.params.id, action: 'update', after: { mediaName: c.mediaName } });
+    return c;
   });
 
   app.delete('/campaigns/:id/media-upload', {
     schema: { tags: ['campaigns'], summary: "Remove the campaign's file", params: IdParams, response: { 200: CampaignSchema, ...errors } },
-  }, (req) => campaigns.clearMedia(req.auth.companyId, req.params.id));
+  }, async (req) => {
+    const c = await campaigns.clearMedia(req.auth.companyId, req.params.id);
+    await d.audit?.record({ req, entity: 'campaign', entityId: req.params.id, action: 'update', after: { mediaName: null } });
+    return c;
+  });
 
   app.post('/campaigns/:id/cancel', {
     schema: { tags: ['campaigns'], summary: 'Stop a running campaign (EM_ANDAMENTO -> CANCELADA)', params: IdParams, response: { 200: CampaignSchema, ...errors } },
@@ -223,6 +229,21 @@ export async function campaignRoutes(app: PluginApp, d: { lists: ListStore; camp
     app.post(url, {
       config: { role: 'admin' },
       schema: { tags: ['campaigns'], summary: 'Save the campaign settings ({settings: {messageInterval, longerIntervalAfter, greaterInterval, variables}})', body: SettingsBody, response: { 200: Type.Array(CampaignSettingRowSchema), ...errors } },
-    }, (req) => settings.save(req.auth.companyId, { ...req.body.settings, variables: req.body.settings.variables?.map((v) => ({ key: v.key, value: v.value ?? '' })) }));
+    }, async (req) => {
+      const companyId = req.auth.companyId;
+      const parse = (v: string): unknown => {
+        try {
+          return JSON.parse(v);
+        } catch {
+          return v;
+        }
+      };
+      const values = (rows: { key: string; value: string }[]) => Object.fromEntries(rows.map((r) => [r.key, parse(r.value)]));
+      const before = values(await settings.rows(companyId));
+      const saved = await settings.save(companyId, { ...req.body.settings, variables: req.body.settings.variables?.map((v) => ({ key: v.key, value: v.value ?? '' })) });
+      // Issue 34: settings are audited (the keys that changed, before and after).
+      await d.audit?.record({ req, entity: 'setting', entityId: 'campaigns', action: 'update', before, after: values(saved) });
+      return saved;
+    });
   }
 }

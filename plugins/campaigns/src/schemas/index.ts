@@ -29,6 +29,10 @@ const ItemFields = {
   number: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   email: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
   isWhatsappValid: Type.Optional(Nullable(Type.Boolean())),
+  /** Issue 34: the legal basis (`LEGAL_BASES` of the contract); '' or null: none recorded. */
+  legalBasis: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  /** Issue 34: when the person consented: an ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or date-time; '' or null: none recorded; not in the future. */
+  consentAt: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
 };
 /** Body of `POST /contact-list-items`. */
 export const CreateItemBody = Type.Object({ ...ItemFields, contactListId: IntLike({ minimum: 1 }), ...Ignored });

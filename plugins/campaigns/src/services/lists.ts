@@ -17,7 +17,7 @@ import {
   type ImportProgress,
   type NumberChecker,
 } from '../contract';
-import { normalizeNumber } from './rules';
+import { normalizeNumber, parseConsentAt, parseLegalBasis } from './rules';
 import { readListSheet } from './sheet';
 
 const LISTS = 'campaigns_contact_lists';
@@ -33,6 +33,8 @@ export interface ItemInput {
   name?: string;
   number?: string | null;
   email?: string | null;
+  legalBasis?: string | null;
+  consentAt?: string | null;
   contactListId?: number | string;
 }
 
@@ -41,12 +43,15 @@ interface ItemValues {
   name: string;
   number: string;
   email: string;
+  legalBasis: string | null;
+  consentAt: Date | null;
 }
 
 /**
  * An item's fields checked as spec §5 says: name 2..50 (required), number 8..50 characters when given
- * (stored normalised, see `normalizeNumber`), email valid when given. Throws 400 ERR_VALIDATION; `partial`
- * leaves absent fields out.
+ * (stored normalised, see `normalizeNumber`), email valid when given; issue 34: `legalBasis` one of
+ * `LEGAL_BASES` (`parseLegalBasis`) and `consentAt` a past date (`parseConsentAt`), both optional ('' or
+ * null: none). Throws 400 ERR_VALIDATION; `partial` leaves absent fields out.
  */
 export function itemValues(input: ItemInput, partial = false): Partial<ItemValues> {
   const out: Partial<ItemValues> = {};
@@ -69,6 +74,8 @@ export function itemValues(input: ItemInput, partial = false): Partial<ItemValue
     if (email && (email.length > 200 || !EMAIL.test(email))) throw new AppError('ERR_VALIDATION', 'Invalid email');
     out.email = email;
   }
+  if (input.legalBasis !== undefined || !partial) out.legalBasis = parseLegalBasis(input.legalBasis);
+  if (input.consentAt !== undefined || !partial) out.consentAt = parseConsentAt(input.consentAt);
   return out;
 }
 
@@ -169,6 +176,8 @@ export class ListStore {
       contactListId: r.contactListId as number,
       createdAt: iso(r.createdAt),
       updatedAt: iso(r.updatedAt),
+      legalBasis: (r.legalBasis as string | null | undefined) ?? null,
+      consentAt: r.consentAt ? iso(r.consentAt) : null,
     };
   }
 
@@ -273,15 +282,25 @@ export class ListStore {
     this.emitList(companyId, await this.getList(companyId, row.contactListId));
   }
 
+  /** Pushes the deletion of items removed elsewhere (an anonymization) and their lists' new counts. */
+  async announceDeleted(companyId: number, rows: { id: number; contactListId: number }[]): Promise<void> {
+    for (const r of rows) this.realtime.emitToCompany(companyId, contactListItemEvent(companyId), { action: 'delete', id: r.id });
+    for (const listId of new Set(rows.map((r) => r.contactListId))) {
+      const list = await this.db(`${LISTS} as l`).where({ 'l.companyId': companyId, 'l.id': listId }).first('l.id');
+      if (list) this.emitList(companyId, await this.getList(companyId, listId));
+    }
+  }
+
   // -------------------------------------------------------------------------------------------------
   // Import
 
   /**
    * `POST /contact-lists/{id}/upload`: reads the sheet (see `readListSheet`), checks every row like an item
    * (a bad row is reported `{row, error}` with error `INVALID_NAME`, `INVALID_NUMBER` (missing too),
-   * `INVALID_EMAIL` or `DUPLICATED` (the number appears again further down: the last row wins) and the
-   * others go on), then writes them 1,000 a statement: a number already in the list updates its name and
-   * e-mail, others are created. Emits `{action: 'import-progress', ...}` after each statement, then
+   * `INVALID_EMAIL`, `INVALID_LEGAL_BASIS`, `INVALID_CONSENT_DATE` or `DUPLICATED` (the number appears again
+   * further down: the last row wins) and the others go on), then writes them 1,000 a statement: a number
+   * already in the list updates its name and e-mail (and its legal basis and consent date when the row has
+   * them: a blank cell keeps the stored one), others are created. Emits `{action: 'import-progress', ...}` after each statement, then
    * `{action: 'import-done', ...}` and `{action: 'reload', records}` (the first page) on
    * `company-{cid}-ContactListItem-{listId}`, and the list's update. A row without a name takes its number as
    * name. When a number checker can check the company's default WhatsApp connection, the numbers are checked
@@ -296,14 +315,15 @@ export class ListStore {
     for (const r of rows) {
       const name = r.name.trim() || r.number.trim();
       try {
-        const values = itemValues({ name, number: r.number, email: r.email }) as ItemValues;
+        const values = itemValues({ name, number: r.number, email: r.email, legalBasis: r.legalBasis, consentAt: r.consentAt }) as ItemValues;
         if (!values.number) throw new AppError('ERR_VALIDATION', 'number');
         const prev = valid.get(values.number);
         if (prev) progress.errors.push({ row: prev.row, error: 'DUPLICATED' });
         valid.set(values.number, { row: r.row, values });
       } catch (err) {
         const msg = (err as Error).message;
-        progress.errors.push({ row: r.row, error: /mail/i.test(msg) ? 'INVALID_EMAIL' : /name/i.test(msg) ? 'INVALID_NAME' : 'INVALID_NUMBER' });
+        const error = /legalBasis/.test(msg) ? 'INVALID_LEGAL_BASIS' : /consentAt/.test(msg) ? 'INVALID_CONSENT_DATE' : /mail/i.test(msg) ? 'INVALID_EMAIL' : /name/i.test(msg) ? 'INVALID_NAME' : 'INVALID_NUMBER';
+        progress.errors.push({ row: r.row, error });
       }
     }
     progress.processed = progress.errors.length;
@@ -312,12 +332,14 @@ export class ListStore {
     for (let i = 0; i < entries.length; i += IMPORT_BATCH) {
       const chunk = entries.slice(i, i + IMPORT_BATCH);
       const res = await this.db.raw(
-        `INSERT INTO ${ITEMS} (company_id, contact_list_id, name, number, email)
-         SELECT ?, ?, x.name, x.number, x.email FROM jsonb_to_recordset(?::jsonb) AS x(name text, number text, email text)
+        `INSERT INTO ${ITEMS} AS i (company_id, contact_list_id, name, number, email, legal_basis, consent_at)
+         SELECT ?, ?, x.name, x.number, x.email, x.legal_basis, x.consent_at
+           FROM jsonb_to_recordset(?::jsonb) AS x(name text, number text, email text, legal_basis text, consent_at timestamptz)
          ON CONFLICT (contact_list_id, number) WHERE number <> ''
-         DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email, updated_at = now()
+         DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email,
+                       legal_basis = COALESCE(EXCLUDED.legal_basis, i.legal_basis), consent_at = COALESCE(EXCLUDED.consent_at, i.consent_at), updated_at = now()
          RETURNING (xmax = 0) AS inserted`,
-        [companyId, listId, JSON.stringify(chunk.map((e) => e.values))],
+        [companyId, listId, JSON.stringify(chunk.map(({ values: v }) => ({ name: v.name, number: v.number, email: v.email, legal_basis: v.legalBasis, consent_at: v.consentAt?.toISOString() ?? null })))],
       );
       for (const r of res.rows as { inserted: boolean }[]) r.inserted ? progress.created++ : progress.updated++;
       progress.processed += chunk.length;

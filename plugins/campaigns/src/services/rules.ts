@@ -5,7 +5,7 @@
 import { DateTime } from 'luxon';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { AppError } from '@atendo/sdk';
-import { EDIT_LEAD_MS, MESSAGE_VARIANTS, type CampaignSettings, type CampaignStatus, type CampaignVariable } from '../contract';
+import { EDIT_LEAD_MS, LEGAL_BASES, MESSAGE_VARIANTS, type CampaignSettings, type LegalBasis, type CampaignStatus, type CampaignVariable } from '../contract';
 
 /** The company's zone when its `timeZone` setting is unset or invalid. */
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
@@ -144,4 +144,57 @@ export function normalizeNumber(raw: string, defaultCountry: CountryCode = 'BR')
   const national = parsePhoneNumberFromString(digits, defaultCountry);
   if (national?.isValid()) return national.number.slice(1);
   return digits;
+}
+
+/** A label compared loosely: lower case, no accents, letters only (`Interesse legítimo` -> `interesselegitimo`). */
+const labelKey = (v: string) => v.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+
+/** Words a spreadsheet may use for each legal basis (pt-BR, en, es, tr; compared through `labelKey`). */
+const LEGAL_BASIS_WORDS: Record<LegalBasis, string[]> = {
+  consent: ['consent', 'consentimento', 'consentimiento', 'riza', 'acikriza'],
+  'legal-obligation': ['legalobligation', 'obrigacaolegal', 'cumprimentodeobrigacaolegal', 'obligacionlegal', 'yasalyukumluluk'],
+  'public-policy': ['publicpolicy', 'politicaspublicas', 'administracaopublica', 'politicapublica', 'kamupolitikasi'],
+  research: ['research', 'estudos', 'pesquisa', 'investigacion', 'arastirma'],
+  contract: ['contract', 'contrato', 'execucaodecontrato', 'sozlesme'],
+  'legal-claims': ['legalclaims', 'exercicioregulardedireitos', 'exercicioderechos', 'hukukitalepler'],
+  'vital-interest': ['vitalinterest', 'protecaodavida', 'protecciondelavida', 'hayatikorunmasi'],
+  health: ['health', 'tuteladasaude', 'saude', 'salud', 'saglik'],
+  'legitimate-interest': ['legitimateinterest', 'interesselegitimo', 'intereslegitimo', 'mesrumenfaat'],
+  'credit-protection': ['creditprotection', 'protecaodocredito', 'protecaoaocredito', 'protecciondelcredito', 'kredikorumasi'],
+};
+
+/**
+ * A legal basis as typed (issue 34 item 4): one of `LEGAL_BASES`, or a spreadsheet's word for it in the four
+ * languages (`Consentimento`, `interesse legítimo`, `legal_obligation`...). '' or null: none (null). Throws 400
+ * ERR_VALIDATION for anything else.
+ */
+export function parseLegalBasis(value: string | null | undefined): LegalBasis | null {
+  const s = (value ?? '').trim();
+  if (!s) return null;
+  if ((LEGAL_BASES as readonly string[]).includes(s)) return s as LegalBasis;
+  const key = labelKey(s);
+  for (const basis of LEGAL_BASES) if (labelKey(basis) === key || LEGAL_BASIS_WORDS[basis].includes(key)) return basis;
+  throw new AppError('ERR_VALIDATION', `legalBasis must be one of ${LEGAL_BASES.join(', ')}`);
+}
+
+/** Excel's day 0 (1899-12-30) in Unix milliseconds: serial day numbers of .xls cells count from it. */
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/**
+ * A consent date as typed or read from a sheet (issue 34 item 4): an ISO 8601 date (`YYYY-MM-DD`, taken
+ * as midnight UTC) or date-time, a Brazilian `DD/MM/YYYY` date, or a spreadsheet's day serial (an .xls
+ * date cell, 1..2958465). '' or null: none (null). Throws 400 ERR_VALIDATION for anything else or for a
+ * time more than a day after `now` (a consent cannot come from the future).
+ */
+export function parseConsentAt(value: string | null | undefined, now: Date = new Date()): Date | null {
+  const s = (value ?? '').trim();
+  if (!s) return null;
+  let d: DateTime | null = null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) d = DateTime.fromISO(s, { zone: 'utc' });
+  else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s)) d = DateTime.fromISO(s.replace(' ', 'T'), { zone: 'utc' });
+  else if (/^\d{1,2}\/\d{1,2}\/\d{4}$/.test(s)) d = DateTime.fromFormat(s, 'd/M/yyyy', { zone: 'utc' });
+  else if (/^\d{1,7}(\.\d+)?$/.test(s) && Number(s) >= 1 && Number(s) <= 2958465) d = DateTime.fromMillis(Math.round(EXCEL_EPOCH_MS + Number(s) * 86_400_000), { zone: 'utc' });
+  if (!d?.isValid) throw new AppError('ERR_VALIDATION', 'consentAt must be a date (YYYY-MM-DD or DD/MM/YYYY) or an ISO 8601 date-time');
+  if (d.toMillis() > now.getTime() + 86_400_000) throw new AppError('ERR_VALIDATION', 'consentAt cannot be in the future');
+  return d.toJSDate();
 }

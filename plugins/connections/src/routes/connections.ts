@@ -1,4 +1,6 @@
 import type {} from '@fastify/multipart';
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { AppError, errorResponses, hasRole, IdParams, Type, type AuditService, type PluginApp } from '@atendo/sdk';
 import { ConnectionDetailSchema, ConnectionSchema } from '../contract';
 import { CreateConnectionBody, DeletedAnswer, ListConnectionsQuery, UpdateConnectionBody } from '../schemas/connections';
@@ -28,11 +30,31 @@ const errors = errorResponses(400, 401, 403, 404, 409);
  *   document by content, at most 16 MiB) -> 200 `Connection & {token}` with `greetingMediaAttachment` its
  *   stored path; 415 ERR_UPLOAD_TYPE, 413 ERR_PAYLOAD_TOO_LARGE, 400 ERR_VALIDATION (no file), 404.
  * - `DELETE /whatsapp/:id/media-upload` (admin) -> 200 `Connection & {token}` without greeting media.
+ * Every write is audited (issue 34): `connection` create/update/delete, and the external-API token's life as
+ * `api-token` create/revoke (its fingerprint only).
  * Non-admin callers of the writes get 403 ERR_NO_PERMISSION. Writes push `company-{id}-whatsapp`
  * `{action:'update', whatsapp}` / `{action:'delete', whatsappId}` after commit.
  */
+/**
+ * A token's fingerprint in the audit log (issue 34): the first 8 hex digits of its SHA-256, never the token
+ * (the messages-api plugin labels the sends made with it the same way).
+ */
+export function tokenFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 8);
+}
+
 export async function connectionsRoutes(app: PluginApp, deps: { store: ConnectionStore; audit?: AuditService }): Promise<void> {
   const { store } = deps;
+  /**
+   * The external-API token's life in the audit log (issue 34; entity `api-token`, id the connection's):
+   * `create` when a connection gets one, `revoke` when it is replaced (then `create` for the new one) or
+   * the connection is deleted; `after`/`before` carry the fingerprint only.
+   */
+  const auditToken = async (req: FastifyRequest, connectionId: number, before: string | null | undefined, after: string | null | undefined) => {
+    if (!deps.audit || (before ?? '') === (after ?? '')) return;
+    if (before) await deps.audit.record({ req, entity: 'api-token', entityId: connectionId, action: 'revoke', before: { fingerprint: tokenFingerprint(before) } });
+    if (after) await deps.audit.record({ req, entity: 'api-token', entityId: connectionId, action: 'create', after: { fingerprint: tokenFingerprint(after) } });
+  };
 
   const list = {
     schema: { tags: ['connections'], summary: "The company's connections", querystring: ListConnectionsQuery, response: { 200: Type.Array(ConnectionSchema), ...errors } },
@@ -57,6 +79,7 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
   }, async (req) => {
     const created = await store.create(req.auth.companyId, req.body);
     await deps.audit?.record({ req, entity: 'connection', entityId: created.id, action: 'create', after: created });
+    await auditToken(req, created.id, null, (created as { token?: string }).token);
     return created;
   });
 
@@ -69,21 +92,30 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
       params: IdParams,
       response: { 200: ConnectionSchema, ...errorResponses(413, 415), ...errors },
     },
-  }, async (req) => store.setGreetingMedia(req.auth.companyId, req.params.id, () => req.file()));
+  }, async (req) => {
+    const updated = await store.setGreetingMedia(req.auth.companyId, req.params.id, () => req.file());
+    await deps.audit?.record({ req, entity: 'connection', entityId: req.params.id, action: 'update', after: { greetingMediaAttachment: updated.greetingMediaAttachment ?? null } });
+    return updated;
+  });
 
   app.delete('/whatsapp/:id/media-upload', {
     config: { role: 'admin' },
     schema: { tags: ['connections'], summary: 'Remove the greeting media', params: IdParams, response: { 200: ConnectionSchema, ...errors } },
-  }, async (req) => store.clearGreetingMedia(req.auth.companyId, req.params.id));
+  }, async (req) => {
+    const updated = await store.clearGreetingMedia(req.auth.companyId, req.params.id);
+    await deps.audit?.record({ req, entity: 'connection', entityId: req.params.id, action: 'update', after: { greetingMediaAttachment: null } });
+    return updated;
+  });
 
   app.put('/whatsapp/:id', {
     config: { role: 'admin' },
     schema: { tags: ['connections'], summary: 'Update a connection', params: IdParams, body: UpdateConnectionBody, response: { 200: ConnectionSchema, ...errors } },
   }, async (req) => {
     const { id } = req.params;
-    const before = await store.get(req.auth.companyId, id);
+    const before = await store.get(req.auth.companyId, id, { withToken: true });
     const updated = await store.update(req.auth.companyId, id, req.body);
     await deps.audit?.record({ req, entity: 'connection', entityId: id, action: 'update', before: before, after: updated });
+    await auditToken(req, id, (before as { token?: string } | undefined)?.token, (updated as { token?: string }).token);
     return updated;
   });
 
@@ -92,9 +124,10 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
     schema: { tags: ['connections'], summary: 'Delete a connection', params: IdParams, response: { 200: DeletedAnswer, ...errors } },
   }, async (req) => {
     const { id } = req.params;
-    const before = await store.get(req.auth.companyId, id);
+    const before = await store.get(req.auth.companyId, id, { withToken: true });
     await store.remove(req.auth.companyId, id);
     await deps.audit?.record({ req, entity: 'connection', entityId: id, action: 'delete', before: before });
+    await auditToken(req, id, (before as { token?: string } | undefined)?.token, null);
     return { message: 'Connection deleted' };
   });
 }

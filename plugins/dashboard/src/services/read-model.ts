@@ -122,6 +122,22 @@ export class ReadModel {
     await this.lastMessages.add({ companyId, ticketId, messageId, body });
   }
 
+  /**
+   * The `dashboard` service's anonymization (issue 34): inside `trx`, the copied last message of the
+   * contact's tickets and of `ticketIds` is emptied; no counted column changes (the rollups' trigger does
+   * not fire for it).
+   */
+  async anonymizeContact(companyId: number, who: { contactId: number; ticketIds?: number[] }, trx: Knex.Transaction): Promise<number> {
+    const ids = (who.ticketIds ?? []).filter((id) => Number.isInteger(id));
+    return trx('dashboardTickets')
+      .where({ companyId })
+      .andWhere((w) => {
+        void w.where({ contactId: who.contactId });
+        if (ids.length) void w.orWhereIn('ticketId', ids);
+      })
+      .update({ lastMessage: '' });
+  }
+
   /** Stores a rating (0..10) of a ticket, fetching the ticket first when the model does not know it yet. */
   async rate(companyId: number, ticketId: number, rate: number, at: Date = new Date()): Promise<void> {
     const n = await this.db('dashboardTickets').where({ companyId, ticketId }).update({ rating: rate, ratedAt: at });

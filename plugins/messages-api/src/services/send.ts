@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { AppError, type IdentityService, type StoredFile, type UploadService } from '@atendo/sdk';
+import { AppError, type AuditService, type IdentityService, type StoredFile, type UploadService } from '@atendo/sdk';
 import type { TicketsService } from '@atendo/plugin-tickets/contract';
 import type { ConnectionsService, ConnectionRef } from '@atendo/plugin-connections/contract';
 import type { ContactsService } from '@atendo/plugin-contacts/contract';
@@ -19,6 +19,8 @@ export interface SendDeps {
   tickets: TicketsService;
   connections: ConnectionsService;
   contacts: ContactsService;
+  /** The kernel's audit log (issue 34): every send is recorded with the API token as its actor. */
+  audit?: AuditService;
 }
 
 /** The bearer token of a request ('' when absent). */
@@ -31,6 +33,14 @@ export function bearerOf(req: FastifyRequest): string {
 /** The rate-limit key of a request: a hash of its token (never the token itself). */
 export function tokenKey(req: FastifyRequest): string {
   return `api-token:${createHash('sha256').update(bearerOf(req)).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * A token's fingerprint in the audit log (issue 34): the first 8 hex digits of its SHA-256, never the token.
+ * The connections plugin records the same fingerprint when a token is created or revoked.
+ */
+export function tokenFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 8);
 }
 
 /**
@@ -73,6 +83,8 @@ export interface SendInput {
   userId: number | null;
   queueId: number | null;
   sendSignature: boolean;
+  /** Part of a bulk send: an opted-out contact is skipped (409 ERR_OPTED_OUT). */
+  bulk: boolean;
   media?: StoredFile;
 }
 
@@ -85,12 +97,12 @@ const idOf = (v: unknown): number | null => {
 const boolOf = (v: unknown) => v === true || v === 'true';
 
 /** A JSON body as a send input. */
-export function fromJson(b: { number: string; body: string; userId?: unknown; queueId?: unknown; sendSignature?: unknown }): SendInput {
-  return { number: b.number, body: b.body, userId: idOf(b.userId), queueId: idOf(b.queueId), sendSignature: boolOf(b.sendSignature) };
+export function fromJson(b: { number: string; body: string; userId?: unknown; queueId?: unknown; sendSignature?: unknown; bulk?: unknown }): SendInput {
+  return { number: b.number, body: b.body, userId: idOf(b.userId), queueId: idOf(b.queueId), sendSignature: boolOf(b.sendSignature), bulk: boolOf(b.bulk) };
 }
 
 /**
- * Reads a multipart send (fields number, body, userId, queueId, sendSignature; one file in `medias`, at
+ * Reads a multipart send (fields number, body, userId, queueId, sendSignature, bulk; one file in `medias`, at
  * most MEDIA_MAX_BYTES, type sniffed: 413 ERR_PAYLOAD_TOO_LARGE, 415 ERR_UPLOAD_TYPE). The file is stored
  * in the company's `messages` uploads; `cleanup` removes it when the send fails.
  */
@@ -114,7 +126,7 @@ export async function fromMultipart(d: SendDeps, companyId: number, req: Fastify
     }
     if (!media) throw new AppError('ERR_VALIDATION', `A file is required in "${MEDIA_FIELD}"`);
     if (!fields.number) throw new AppError('ERR_VALIDATION', 'number is required');
-    return { input: { number: fields.number, body: fields.body ?? '', userId: idOf(fields.userId), queueId: idOf(fields.queueId), sendSignature: boolOf(fields.sendSignature), media }, cleanup };
+    return { input: { number: fields.number, body: fields.body ?? '', userId: idOf(fields.userId), queueId: idOf(fields.queueId), sendSignature: boolOf(fields.sendSignature), bulk: boolOf(fields.bulk), media }, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -126,13 +138,17 @@ export async function fromMultipart(d: SendDeps, companyId: number, req: Fastify
  * active ticket on that connection (found or opened, with the queue and user given: `tickets.findOrOpen`),
  * then the text or the media (caption: the body, else the file name) through the tickets service's
  * outbound path. With a user the message is the user's (signed with `*Name:*` when `sendSignature`);
- * without one it is a system message of the API. Errors: 400 ERR_INVALID_NUMBER / ERR_VALIDATION, 404
- * ERR_NO_USER_FOUND / ERR_NO_QUEUE_FOUND (ids of another company), plus the tickets service's.
+ * without one it is a system message of the API. A `bulk` send to a contact who opted out (issue 34) is
+ * skipped: 409 ERR_OPTED_OUT, nothing stored. Each send is audited (entity `api-token`, the connection's
+ * id, action `send`, actor `api` labelled with the connection and the token's fingerprint; `req` gives the
+ * address). Errors: 400 ERR_INVALID_NUMBER / ERR_VALIDATION, 404 ERR_NO_USER_FOUND / ERR_NO_QUEUE_FOUND
+ * (ids of another company), 409 ERR_OPTED_OUT, plus the tickets service's.
  */
-export async function send(d: SendDeps, ref: ConnectionRef, input: SendInput): Promise<SendAnswer> {
+export async function send(d: SendDeps, ref: ConnectionRef, input: SendInput, req?: FastifyRequest): Promise<SendAnswer> {
   const companyId = ref.companyId;
   const number = normaliseNumber(input.number);
   if (!input.media && !input.body.trim()) throw new AppError('ERR_VALIDATION', 'body is required');
+  if (input.bulk && (await d.contacts.optedOutNumbers?.(companyId, [number]))?.has(number)) throw new AppError('ERR_OPTED_OUT');
   const user = input.userId !== null ? await d.identity.getUser(companyId, input.userId) : undefined;
   if (input.userId !== null && !user) throw new AppError('ERR_NO_USER_FOUND');
   if (!d.tickets.findOrOpen) throw new AppError('ERR_INTERNAL', 'the tickets service cannot open tickets');
@@ -143,5 +159,7 @@ export async function send(d: SendDeps, ref: ConnectionRef, input: SendInput): P
   const message = input.media
     ? await d.tickets.sendMedia(companyId, ticket.id, { path: input.media.path, fileName: input.media.fileName, caption: sign(input.body.trim() || input.media.fileName) }, opts)
     : await d.tickets.sendText(companyId, ticket.id, sign(input.body), opts);
+  const label = `#${ref.id} · ${tokenFingerprint(req ? bearerOf(req) : '')}`;
+  await d.audit?.record({ companyId, req: req ? { ip: req.ip } : undefined, actor: { kind: 'api', label }, entity: 'api-token', entityId: ref.id, action: 'send', after: { messageId: message.id, ticketId: ticket.id, bulk: input.bulk } });
   return { message: 'Mensagem enviada com sucesso', messageId: message.id, ticketId: ticket.id, number };
 }

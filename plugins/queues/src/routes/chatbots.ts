@@ -1,4 +1,4 @@
-import { AppError, errorResponses, IdParams, Type, type PluginApp, type Realtime } from '@atendo/sdk';
+import { AppError, errorResponses, IdParams, Type, type AuditService, type PluginApp, type Realtime } from '@atendo/sdk';
 import { ChatbotSchema, queueEventName, type QueueEvent } from '../contract';
 import type { ChatbotStore } from '../services/chatbots';
 import type { QueueStore } from '../services/queues';
@@ -24,12 +24,18 @@ import { CreateChatbotBody, UpdateChatbotBody, toChatbotInput, toOptId } from '.
  * Every write emits `company-{id}-queue` `{action: 'update', queue}` (the option's queue with its chatbot
  * tree) after commit.
  */
-export async function chatbotRoutes(app: PluginApp, deps: { store: QueueStore; chatbots: ChatbotStore; realtime: Realtime }): Promise<void> {
+export async function chatbotRoutes(app: PluginApp, deps: { store: QueueStore; chatbots: ChatbotStore; realtime: Realtime; audit?: AuditService }): Promise<void> {
   const { store, chatbots, realtime } = deps;
   const ERRORS = errorResponses(400, 401, 403, 404);
   const emitQueue = async (companyId: number, queueId: number) => {
     const queue = await store.getWithChatbots(companyId, queueId);
     if (queue) realtime.emitToCompany(companyId, queueEventName(companyId), { action: 'update', queue } satisfies QueueEvent);
+  };
+  /** An option's own fields for the audit log (issue 34: a queue's chatbot menu is part of its configuration). */
+  const fields = (o: object | undefined | null, queueId: number) => {
+    if (!o) return null;
+    const { options: _sub, createdAt: _c, updatedAt: _u, ...own } = o as Record<string, unknown>;
+    return { ...own, menuOfQueueId: queueId };
   };
 
   app.get('/chatbot/:id', {
@@ -53,6 +59,7 @@ export async function chatbotRoutes(app: PluginApp, deps: { store: QueueStore; c
     if ((queueId ?? null) !== null && (chatbotId ?? null) !== null) throw new AppError('ERR_VALIDATION', 'give queueId or chatbotId, not both');
     const parent = queueId ? { queueId } : { chatbotId: chatbotId! };
     const result = await chatbots.create(companyId, toChatbotInput(body), parent);
+    await deps.audit?.record({ req, entity: 'chatbot', entityId: result.option.id, action: 'create', after: fields(result.option, result.queueId) });
     await emitQueue(companyId, result.queueId);
     return result.option;
   });
@@ -63,7 +70,9 @@ export async function chatbotRoutes(app: PluginApp, deps: { store: QueueStore; c
   }, async (req) => {
     const companyId = req.auth.companyId;
     const { id } = req.params;
+    const before = await chatbots.getOption(companyId, id);
     const result = await chatbots.update(companyId, id, toChatbotInput(req.body));
+    await deps.audit?.record({ req, entity: 'chatbot', entityId: id, action: 'update', before: fields(before, result.queueId), after: fields(result.option, result.queueId) });
     await emitQueue(companyId, result.queueId);
     return result.option;
   });
@@ -74,7 +83,9 @@ export async function chatbotRoutes(app: PluginApp, deps: { store: QueueStore; c
   }, async (req) => {
     const companyId = req.auth.companyId;
     const { id } = req.params;
+    const before = await chatbots.getOption(companyId, id);
     const { queueId } = await chatbots.remove(companyId, id);
+    await deps.audit?.record({ req, entity: 'chatbot', entityId: id, action: 'delete', before: fields(before, queueId) });
     await emitQueue(companyId, queueId);
     return { message: 'Chatbot deleted' };
   });

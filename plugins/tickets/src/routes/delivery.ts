@@ -30,7 +30,8 @@ const FailedSendSchema = Type.Object(
  *   of ours, not private, not deleted). The send command is written to the outbox with the cleared error.
  * - `GET /messages/failed?pageNumber=` -> `{records, count, hasMore}` (admin): the company's failed sends, newest
  *   first, 20 a page.
- * - `POST /messages/failed/resend {ids?}` -> `{resent}` (admin): the given failed sends of the company, or all.
+ * - `POST /messages/failed/resend {ids?}` -> `{resent, skippedOptedOut}` (admin): the given failed sends of the company,
+ *   or all; those to contacts who opted out are skipped and counted (issue 34: a bulk send honours opt-outs).
  */
 export async function deliveryRoutes(app: PluginApp, deps: TicketsDeps): Promise<void> {
   app.get('/messages/failed', {
@@ -49,7 +50,7 @@ export async function deliveryRoutes(app: PluginApp, deps: TicketsDeps): Promise
       tags: ['messages'],
       summary: `Resend the given failed sends of the company, or all of them (at most ${RESEND_BATCH_MAX} a call, the oldest first)`,
       body: Type.Object({ ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { minItems: 1, maxItems: RESEND_BATCH_MAX })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ resent: Type.Integer() }), ...errorResponses(400, 401, 403) },
+      response: { 200: Type.Object({ resent: Type.Integer(), skippedOptedOut: Type.Integer({ description: 'failed sends to contacts who opted out, not resent (issue 34)' }) }), ...errorResponses(400, 401, 403) },
     },
   }, async (req) => resendFailedSends(deps, req.auth.companyId, req.body?.ids));
 

@@ -29,7 +29,8 @@ const errors = errorResponses(400, 401, 403, 404, 409);
  *   useIntegration?, integrationId?, isBot?} -> 200 the serialized ticket (for a reopen while another
  *   active ticket exists: that other ticket, unchanged). Transitions and their errors: services/tickets.ts.
  * - `DELETE /tickets/:id` (admin) -> {message}; emits `{action:'delete', ticketId}`.
- * - `POST /tickets/closeAll` (admin) {status?: 'open'|'pending', queueIds?: number[] (0 = no queue)} -> {closed}.
+ * - `POST /tickets/closeAll` (admin) {status?: 'open'|'pending', queueIds?: number[] (0 = no queue)} -> {closed};
+ *   each ticket closed is audited (`close`, issue 34).
  * - `GET /tickets/u/:uuid` -> the serialized ticket; writes an 'access' log entry (once per 5 minutes and user).
  * - `GET /tickets/:id` -> the serialized ticket.
  */
@@ -49,7 +50,7 @@ export async function ticketRoutes(app: PluginApp, deps: TicketsDeps): Promise<v
   app.post('/tickets/closeAll', {
     config: { role: 'admin' },
     schema: { tags: ['tickets'], summary: 'Close every active ticket of the given statuses and queues', body: CloseAllBody, response: { 200: CloseAllAnswer, ...errors } },
-  }, async (req) => ({ closed: await closeAllTickets(deps, req.auth, req.body ?? {}) }));
+  }, async (req) => ({ closed: await closeAllTickets(deps, req.auth, req.body ?? {}, req) }));
 
   app.get('/tickets/u/:uuid', {
     schema: { tags: ['tickets'], summary: 'One ticket by uuid (logs an access entry)', params: UuidParams, response: { 200: TicketSchema, ...errors } },

@@ -63,10 +63,20 @@ export async function exportForContact(deps: TicketsDeps, companyId: number, con
 
 /**
  * Erases the contact's conversation contents inside `trx` (see the contract's `anonymizeContact`): in its
- * own tickets every message (ours too: they address the person), in group tickets its own messages only.
+ * own tickets every message (ours too: they address the person), in group tickets its own messages only
+ * (and the group's last message when it was the contact's).
  */
-export async function anonymizeContact(deps: TicketsDeps, companyId: number, contactId: number, trx: Knex.Transaction): Promise<{ tickets: number; messages: number; afterCommit: () => Promise<void> }> {
+export async function anonymizeContact(deps: TicketsDeps, companyId: number, contactId: number, trx: Knex.Transaction): Promise<{ tickets: number; messages: number; lastMessageTicketIds: number[]; afterCommit: () => Promise<void> }> {
   const own: number[] = await trx('tickets').where({ companyId, contactId }).pluck('id');
+  // Group tickets whose newest message is the contact's: their last message is its text (read before the erase).
+  const groups: number[] = (
+    await trx.raw(
+      `SELECT t.id FROM tickets t
+        WHERE t.company_id = ? AND t.contact_id <> ? AND t.id IN (SELECT ticket_id FROM messages WHERE company_id = ? AND contact_id = ?)
+          AND (SELECT m.contact_id FROM messages m WHERE m.ticket_id = t.id ORDER BY m.id DESC LIMIT 1) = ?`,
+      [companyId, contactId, companyId, contactId, contactId],
+    )
+  ).rows.map((r: { id: number }) => r.id);
   const inScope = (q: Knex.QueryBuilder) =>
     q.where({ companyId }).andWhere((w) => {
       if (own.length) void w.whereIn('ticketId', own);
@@ -74,16 +84,17 @@ export async function anonymizeContact(deps: TicketsDeps, companyId: number, con
     });
   const media: string[] = (await inScope(trx('messages')).whereNotNull('mediaPath').distinct('mediaPath')).map((r: { mediaPath: string }) => r.mediaPath);
   const messages = await inScope(trx('messages')).update({ body: '', mediaPath: null, mediaName: null, dataJson: null, remoteJid: null, participant: null, reactions: JSON.stringify([]), updatedAt: trx.fn.now() });
-  if (own.length) {
-    await trx('tickets').where({ companyId }).whereIn('id', own).update({ lastMessage: '' }); // updatedAt kept: the lists' order stays
-    await trx('ticketNotes').where({ companyId }).whereIn('ticketId', own).update({ note: '', updatedAt: trx.fn.now() });
-  }
+  const lastMessageTicketIds = [...own, ...groups];
+  // updatedAt kept: the lists' order stays.
+  if (lastMessageTicketIds.length) await trx('tickets').where({ companyId }).whereIn('id', lastMessageTicketIds).update({ lastMessage: '' });
+  if (own.length) await trx('ticketNotes').where({ companyId }).whereIn('ticketId', own).update({ note: '', updatedAt: trx.fn.now() });
   // A file another message still uses (a forward) stays.
   const shared = media.length ? new Set<string>((await trx('messages').where({ companyId }).whereIn('mediaPath', media).distinct('mediaPath')).map((r: { mediaPath: string }) => r.mediaPath)) : new Set<string>();
   const removable = media.filter((p) => !shared.has(p));
   return {
     tickets: own.length,
     messages,
+    lastMessageTicketIds,
     afterCommit: async () => {
       for (const path of removable) await deps.uploads.remove(companyId, path).catch((err: unknown) => deps.log.warn({ err }, 'tickets: anonymized media removal failed'));
     },

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Ticket } from '@atendo/sdk/wire';
-import { AppError, messageVariables, type AuthUser, type PublicUser } from '@atendo/sdk';
+import { AppError, messageVariables, type AuditRequestLike, type AuthUser, type PublicUser } from '@atendo/sdk';
 import type { Connection } from '@atendo/plugin-connections/contract';
 import type { Contact } from '@atendo/plugin-contacts/contract';
 import { CONVERSATION_STATUSES, type TicketRow, type TicketStatus, type Viewer } from '../model';
@@ -586,10 +586,11 @@ export async function deleteTicket(deps: TicketsDeps, auth: AuthUser, id: number
 /**
  * POST /tickets/closeAll (admin): closes every active ticket the caller sees with status `body.status`
  * (default open and pending) and, with `body.queueIds`, one of those queues (0 = no queue). Batches of
- * 200 tickets, each in one transaction writing a 'closed' log entry per ticket; events after each batch.
- * No farewell messages. Returns the number closed.
+ * 200 tickets, each in one transaction writing a 'closed' log entry and an audit entry (`close`, issue 34;
+ * `req` gives the actor and address) per ticket; events after each batch. No farewell messages. Returns the
+ * number closed.
  */
-export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: CloseAllBody): Promise<number> {
+export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: CloseAllBody, req?: AuditRequestLike): Promise<number> {
   const viewer = await loadViewer(deps, auth);
   const statuses: TicketStatus[] = body.status ? [body.status] : ['open', 'pending'];
   const queueIds = body.queueIds ? [...new Set(body.queueIds)] : undefined;
@@ -622,6 +623,8 @@ export async function closeAllTickets(deps: TicketsDeps, auth: AuthUser, body: C
       for (const t of updated) {
         fx.update(t, before.get(t.id));
         fx.event(TICKET_TOPICS.closed, t);
+        const b = before.get(t.id)!;
+        await deps.audit?.record(trx, { req: req ?? { auth }, companyId: auth.companyId, entity: 'ticket', entityId: t.id, action: 'close', before: { status: b.status, userId: b.userId, queueId: b.queueId }, after: { status: t.status, userId: t.userId, queueId: t.queueId, closeAll: true } });
       }
       return rows.length;
     });

@@ -18,6 +18,7 @@ export const en: Translation = {
     invalidEmail: 'Invalid email',
     invalidPhone: 'Invalid phone number',
     invalidTime: 'Invalid time (HH:mm)',
+    invalidDate: 'Invalid date',
   },
   login: {
     title: 'Sign in',

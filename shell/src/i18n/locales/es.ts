@@ -18,6 +18,7 @@ export const es: Translation = {
     invalidEmail: 'Correo electrónico inválido',
     invalidPhone: 'Teléfono inválido',
     invalidTime: 'Hora no válida (HH:mm)',
+    invalidDate: 'Fecha inválida',
   },
   login: {
     title: 'Iniciar sesión',

@@ -16,6 +16,7 @@ export const ptBR = {
     invalidEmail: 'E-mail inválido',
     invalidPhone: 'Telefone inválido',
     invalidTime: 'Horário inválido (HH:mm)',
+    invalidDate: 'Data inválida',
   },
   login: {
     title: 'Entrar',

@@ -18,6 +18,7 @@ export const tr: Translation = {
     invalidEmail: 'Geçersiz e-posta',
     invalidPhone: 'Geçersiz telefon numarası',
     invalidTime: 'Geçersiz saat (SS:dd)',
+    invalidDate: 'Geçersiz tarih',
   },
   login: {
     title: 'Giriş yap',

@@ -33,7 +33,7 @@ export interface AuditFilters {
 }
 
 /** The entities the log records (the filter's options). */
-export const AUDIT_ENTITIES = ['ticket', 'message', 'contact', 'user', 'queue', 'connection', 'setting', 'plan', 'company', 'campaign'] as const;
+export const AUDIT_ENTITIES = ['ticket', 'message', 'contact', 'user', 'queue', 'chatbot', 'connection', 'api-token', 'setting', 'plan', 'company', 'campaign'] as const;
 
 /**
  * The query string of `GET /audit-logs` for `filters` and page `pageNumber`: blank filters left out, the

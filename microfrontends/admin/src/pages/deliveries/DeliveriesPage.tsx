@@ -232,8 +232,10 @@ export function DeliveriesPage() {
     setConfirmAll(null);
     if (which === 'failed')
       void act('all', async () => {
-        const { resent } = await resendAll();
+        const { resent, skippedOptedOut } = await resendAll();
         toast.success(t('deliveries.resent', { count: resent }));
+        // Issue 34: a bulk resend leaves out the contacts who opted out, and says so.
+        if (skippedOptedOut) toast.info(t('deliveries.skippedOptedOut', { count: skippedOptedOut }));
       });
     else if (which === 'dead')
       void act('all', async () => {

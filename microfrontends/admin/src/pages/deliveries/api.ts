@@ -49,6 +49,7 @@ export const deliveryKeys = {
 
 export const fetchFailedSends = (pageNumber: number, signal?: AbortSignal) => api.get<Paged<FailedSend>>('/messages/failed', { query: { pageNumber }, signal });
 export const resendOne = (id: number) => api.post<unknown>(`/messages/${id}/resend`, {});
-export const resendAll = (ids?: number[]) => api.post<{ resent: number }>('/messages/failed/resend', ids ? { ids } : {});
+/** `POST /messages/failed/resend {ids?}`: `skippedOptedOut` counts the failed sends to opted-out contacts, not resent (issue 34). */
+export const resendAll = (ids?: number[]) => api.post<{ resent: number; skippedOptedOut?: number }>('/messages/failed/resend', ids ? { ids } : {});
 export const fetchDeadLetters = (pageNumber: number, signal?: AbortSignal) => api.get<Paged<DeadLetter>>('/dead-letters', { query: { pageNumber }, signal });
 export const redrive = (ids?: string[]) => api.post<{ redriven: number }>('/dead-letters/redrive', ids ? { ids } : {});

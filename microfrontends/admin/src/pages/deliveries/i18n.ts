@@ -42,6 +42,7 @@ export const texts = {
         "message": "Os eventos voltam para a fila de onde saíram."
       },
       "resent": "{{count}} mensagem(ns) reenviada(s).",
+      "skippedOptedOut": "{{count}} não reenviada(s): o contato pediu para não receber mensagens em massa.",
       "redriven": "{{count}} evento(s) reprocessado(s).",
       "prev": "Anterior",
       "next": "Próxima",
@@ -90,6 +91,7 @@ export const texts = {
         "message": "The events go back to the queue they came from."
       },
       "resent": "{{count}} message(s) resent.",
+      "skippedOptedOut": "{{count}} not resent: the contact opted out of bulk messages.",
       "redriven": "{{count}} event(s) redriven.",
       "prev": "Previous",
       "next": "Next",
@@ -138,6 +140,7 @@ export const texts = {
         "message": "Los eventos vuelven a la cola de donde salieron."
       },
       "resent": "{{count}} mensaje(s) reenviado(s).",
+      "skippedOptedOut": "{{count}} no reenviado(s): el contacto pidió no recibir mensajes masivos.",
       "redriven": "{{count}} evento(s) reprocesado(s).",
       "prev": "Anterior",
       "next": "Siguiente",
@@ -186,6 +189,7 @@ export const texts = {
         "message": "Olaylar geldikleri kuyruğa geri döner."
       },
       "resent": "{{count}} mesaj yeniden gönderildi.",
+      "skippedOptedOut": "{{count}} yeniden gönderilmedi: kişi toplu mesaj almayı reddetti.",
       "redriven": "{{count}} olay yeniden işlendi.",
       "prev": "Önceki",
       "next": "Sonraki",

@@ -207,7 +207,7 @@ function useTester() {
   return { shown, sending, apiError, run };
 }
 
-/** The text form: token, number, body, userId, queueId, sendSignature. */
+/** The text form: token, number, body, userId, queueId, sendSignature, bulk (issue 34). */
 function TextTester({ lookups, onSent }: { lookups: Lookups; onSent: (a: SendAnswer) => void }) {
   const { t } = useTranslation('admin');
   const [form, setForm] = useState<TextForm>({ token: '', number: '', body: '', userId: '', queueId: '', sendSignature: false });
@@ -234,6 +234,7 @@ function TextTester({ lookups, onSent }: { lookups: Lookups; onSent: (a: SendAns
       <LookupSelect label={t('messagesApi.userId')} value={form.userId} onChange={(v) => set('userId', v)} options={lookups.users} lookups={lookups} testId="text-user" error={errorOf('userId')} />
       <LookupSelect label={t('messagesApi.queueId')} value={form.queueId} onChange={(v) => set('queueId', v)} options={lookups.queues} lookups={{ ...lookups, failed: false }} testId="text-queue" error={errorOf('queueId')} />
       <CheckboxField label={t('messagesApi.sendSignature')} checked={form.sendSignature} onChange={(v) => set('sendSignature', v)} testId="text-signature" />
+      <CheckboxField label={t('messagesApi.bulk')} checked={Boolean(form.bulk)} onChange={(v) => set('bulk', v)} testId="text-bulk" />
       {tester.apiError ? <Muted role="alert" data-testid="text-error">{tester.apiError}</Muted> : null}
       <Button type="submit" disabled={tester.sending} data-testid="text-send">{tester.sending ? t('messagesApi.sending') : t('messagesApi.send')}</Button>
     </Panel>

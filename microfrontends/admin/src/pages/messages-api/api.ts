@@ -16,7 +16,7 @@ export interface SendAnswer {
   number: string;
 }
 
-/** The text form: token, number, body, userId, queueId, sendSignature (spec "API send payload"). */
+/** The text form: token, number, body, userId, queueId, sendSignature (spec "API send payload"); issue 34: bulk. */
 export interface TextForm {
   token: string;
   number: string;
@@ -24,6 +24,8 @@ export interface TextForm {
   userId: string;
   queueId: string;
   sendSignature: boolean;
+  /** Part of a bulk send: an opted-out contact is skipped (409 ERR_OPTED_OUT). Sent only when true. */
+  bulk?: boolean;
 }
 
 /** The media form: token, number, body (the caption), userId and one file. */
@@ -64,12 +66,14 @@ export function formErrors(form: { token: string; number: string; body: string; 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token.trim()}` });
 
 /**
- * `POST /api/messages/send` as JSON `{number, body, userId?, queueId?, sendSignature}` with the typed
+ * `POST /api/messages/send` as JSON `{number, body, userId?, queueId?, sendSignature, bulk?}` with the typed
  * connection token (not the session's: the call is what another system would make). Rejects with the
- * API's error (401 ERR_INVALID_API_TOKEN, 403 ERR_FEATURE_NOT_IN_PLAN, 400 ERR_INVALID_NUMBER, ...).
+ * API's error (401 ERR_INVALID_API_TOKEN, 403 ERR_FEATURE_NOT_IN_PLAN, 400 ERR_INVALID_NUMBER, 409
+ * ERR_OPTED_OUT for a bulk send to an opted-out contact, ...).
  */
 export function sendText(form: TextForm): Promise<SendAnswer> {
   const body: Record<string, unknown> = { number: form.number.trim(), body: form.body, sendSignature: form.sendSignature };
+  if (form.bulk) body.bulk = true;
   if (form.userId.trim()) body.userId = Number(form.userId);
   if (form.queueId.trim()) body.queueId = Number(form.queueId);
   return api.post<SendAnswer>(SEND_PATH, body, { auth: false, headers: bearer(form.token) });

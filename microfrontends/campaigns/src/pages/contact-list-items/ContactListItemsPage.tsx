@@ -1,11 +1,12 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useFormik } from 'formik';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
-import { Button, IconButton, Modal, Muted, TextField } from '@atendo/web-ui';
+import { Button, IconButton, Modal, Muted, SelectField, TextField } from '@atendo/web-ui';
+import { LEGAL_BASES } from '@atendo/plugin-campaigns/contract';
 import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, rules, SearchBox, TableCard, useErrorToast, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import type { PageProps } from '../registry';
 import { CampaignIcon, ConfirmDialog, ErrorLine, ProgressBar } from '../../lib/parts';
@@ -25,11 +26,19 @@ import {
   type ImportProgress,
 } from '../../lib/api';
 
-/** The item form's rules (spec §5): name 2..50 required, number 8..50 optional, a valid e-mail when given. */
+/** Today as `YYYY-MM-DD` (UTC): the latest consent date the form takes. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * The item form's rules (spec §5): name 2..50 required, number 8..50 optional, a valid e-mail when given;
+ * issue 34: the legal basis one of `LEGAL_BASES` or none, the consent date a day not after today or none.
+ */
 export const itemSchema = yup.object({
   name: rules.name(),
   number: yup.string().trim().min(8, 'validation.tooShort').max(50, 'validation.tooLong'),
   email: yup.string().trim().email('validation.invalidEmail').max(255, 'validation.tooLong'),
+  legalBasis: yup.string().oneOf(['', ...LEGAL_BASES]),
+  consentAt: yup.string().matches(/^(\d{4}-\d{2}-\d{2})?$/, 'validation.invalidDate').test('past', 'validation.invalidDate', (v) => !v || v <= today()),
 });
 
 const SHEET = /\.(xlsx|xls)$/i;
@@ -51,14 +60,16 @@ const ImportBox = styled.div`
  * The contacts of one list (/contact-lists/{id}/contacts; spec §2 "Contact list items"): the list's name as
  * title, search, back, import of a spreadsheet (.xls/.xlsx after a confirmation with the example link; a
  * progress bar fed by `company-{id}-ContactListItem-{listId}` import events, then the rows refused), add;
- * columns WhatsApp validity, name, number, e-mail, actions (edit; delete for admins and supervisors); live
- * on `company-{id}-ContactListItem` and the list's reloads.
+ * columns WhatsApp validity, name, number, e-mail, legal basis and consent date (issue 34), actions (edit;
+ * delete for admins and supervisors); live on `company-{id}-ContactListItem` and the list's reloads.
  */
 export function ContactListItemsPage({ params }: PageProps) {
-  const { t } = useTranslation('campaigns');
+  const { t, i18n } = useTranslation('campaigns');
   const me = useSessionUser();
   const client = useQueryClient();
   const listId = Number(params.contactListId);
+  // Consent dates are days (stored at midnight UTC): shown as that day wherever the viewer is.
+  const day = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeZone: 'UTC' }), [i18n.language]);
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<{ item: ContactListItem | null } | null>(null);
   const [deleting, setDeleting] = useState<ContactListItem | null>(null);
@@ -163,6 +174,8 @@ export function ContactListItemsPage({ params }: PageProps) {
                 <th scope="col" className="start">{t('items.columns.name')}</th>
                 <th scope="col">{t('items.columns.number')}</th>
                 <th scope="col">{t('items.columns.email')}</th>
+                <th scope="col">{t('items.columns.legalBasis')}</th>
+                <th scope="col">{t('items.columns.consentAt')}</th>
                 <th scope="col">{t('common.actions')}</th>
               </tr>
             </thead>
@@ -175,6 +188,8 @@ export function ContactListItemsPage({ params }: PageProps) {
                   <td className="start">{item.name}</td>
                   <td>{item.number}</td>
                   <td>{item.email}</td>
+                  <td data-testid="item-legal-basis">{item.legalBasis ? t(`items.form.bases.${item.legalBasis}`, { defaultValue: item.legalBasis }) : ''}</td>
+                  <td data-testid="item-consent-at">{item.consentAt ? day.format(new Date(item.consentAt)) : ''}</td>
                   <td className="actions">
                     <IconButton label={t('items.edit', { name: item.name })} tone="default" onClick={() => setEditing({ item })}>
                       <CampaignIcon name="edit" />
@@ -273,14 +288,16 @@ function ImportStatus({ progress, onClose }: { progress: ImportProgress; onClose
   );
 }
 
-/** The add/edit dialog of a list item (name, number, e-mail). */
+/** The add/edit dialog of a list item (name, number, e-mail; issue 34: legal basis and consent date, both optional). */
 function ItemModal({ listId, item, onClose, onSaved }: { listId: number; item: ContactListItem | null; onClose: () => void; onSaved: (item: ContactListItem) => void }) {
   const { t } = useTranslation('campaigns');
   const formik = useFormik({
-    initialValues: { name: item?.name ?? '', number: item?.number ?? '', email: item?.email ?? '' },
+    initialValues: { name: item?.name ?? '', number: item?.number ?? '', email: item?.email ?? '', legalBasis: item?.legalBasis ?? '', consentAt: item?.consentAt?.slice(0, 10) ?? '' },
     validationSchema: itemSchema,
     onSubmit: async (values) => {
-      const body = { name: values.name.trim(), number: values.number.trim(), email: values.email.trim(), contactListId: listId };
+      // An unchanged consent day keeps the stored instant (an import may have given a time of day).
+      const consentAt = values.consentAt && values.consentAt === item?.consentAt?.slice(0, 10) ? item.consentAt : values.consentAt || null;
+      const body = { name: values.name.trim(), number: values.number.trim(), email: values.email.trim(), legalBasis: values.legalBasis || null, consentAt, contactListId: listId };
       try {
         const saved = item ? await updateItem(item.id, body) : await createItem(body);
         onSaved(saved);
@@ -298,6 +315,15 @@ function ItemModal({ listId, item, onClose, onSaved }: { listId: number; item: C
         <TextField label={t('items.form.name')} {...field('name')} data-testid="item-name" />
         <TextField label={t('items.form.number')} {...field('number')} inputMode="tel" helperText={t('items.form.numberHelp')} data-testid="item-number" />
         <TextField label={t('items.form.email')} type="email" {...field('email')} data-testid="item-email" />
+        <SelectField label={t('items.form.legalBasis')} {...field('legalBasis')} data-testid="item-legal-basis-select">
+          <option value="">{t('items.form.legalBasisNone')}</option>
+          {LEGAL_BASES.map((b) => (
+            <option key={b} value={b}>
+              {t(`items.form.bases.${b}`)}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t('items.form.consentAt')} type="date" max={today()} {...field('consentAt')} helperText={t('items.form.consentHelp')} data-testid="item-consent" />
         <DialogActions>
           <Button variant="text" onClick={onClose}>
             {t('common.cancel')}

@@ -145,13 +145,38 @@ export async function listFailedSends(deps: TicketsDeps, companyId: number, page
 /**
  * POST /messages/failed/resend {ids?}: resends the given failed sends of the company (ids of other companies, or of
  * messages that are not failed sends, are skipped), or every one when `ids` is absent (the oldest first, at most
- * RESEND_BATCH_MAX a call). Each in its own transaction (`resendStored`). Returns how many were resent.
+ * RESEND_BATCH_MAX a call). Each in its own transaction (`resendStored`). A bulk resend skips the failed sends to
+ * contacts who opted out (issue 34: bulk sends honour opt-outs; `contacts.privacyOf`), counted in `skippedOptedOut`
+ * (one of them can still be resent on its own, POST /messages/:messageId/resend). Returns how many were resent.
  */
-export async function resendFailedSends(deps: TicketsDeps, companyId: number, ids?: number[]): Promise<{ resent: number }> {
-  const q = failedSends(deps.db('messages as m'), companyId).orderBy([{ column: 'm.createdAt', order: 'asc' }, { column: 'm.id', order: 'asc' }]).limit(RESEND_BATCH_MAX);
-  if (ids) q.whereIn('m.id', ids);
-  const targets = ((await q.select('m.id')) as { id: number | string }[]).map((r) => Number(r.id));
+export async function resendFailedSends(deps: TicketsDeps, companyId: number, ids?: number[]): Promise<{ resent: number; skippedOptedOut: number }> {
+  const targets: number[] = [];
+  let skippedOptedOut = 0;
+  // Pages of failed sends (oldest first) until RESEND_BATCH_MAX are resendable: opted-out ones do not take the slots.
+  for (let after: { createdAt: Date; id: number } | null = null; targets.length < RESEND_BATCH_MAX; ) {
+    const q = failedSends(deps.db('messages as m'), companyId)
+      .join('tickets as t', 't.id', 'm.ticketId')
+      .orderBy([{ column: 'm.createdAt', order: 'asc' }, { column: 'm.id', order: 'asc' }])
+      .limit(RESEND_BATCH_MAX);
+    if (ids) q.whereIn('m.id', ids);
+    if (after) {
+      const a = after;
+      q.where((w) => w.where('m.createdAt', '>', a.createdAt).orWhere((x) => x.where('m.createdAt', '=', a.createdAt).andWhere('m.id', '>', a.id)));
+    }
+    const rows = (await q.select('m.id', 'm.createdAt', 't.contactId', 't.isGroup')) as { id: number | string; createdAt: Date; contactId: number; isGroup: boolean }[];
+    if (!rows.length) break;
+    const people = [...new Set(rows.filter((r) => !r.isGroup).map((r) => r.contactId))];
+    const privacy = people.length && deps.contacts.privacyOf ? await deps.contacts.privacyOf(companyId, people) : new Map<number, { optedOutAt: string | null }>();
+    for (const r of rows) {
+      if (targets.length >= RESEND_BATCH_MAX) break;
+      if (!r.isGroup && privacy.get(r.contactId)?.optedOutAt) skippedOptedOut++;
+      else targets.push(Number(r.id));
+    }
+    const last = rows[rows.length - 1];
+    after = { createdAt: last.createdAt, id: Number(last.id) };
+    if (ids || rows.length < RESEND_BATCH_MAX) break;
+  }
   let resent = 0;
   for (const id of targets) if (await resendStored(deps, companyId, id)) resent++;
-  return { resent };
+  return { resent, skippedOptedOut };
 }

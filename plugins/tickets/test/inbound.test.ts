@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
 import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, type BusMessage, type Envelope } from '@atendo/sdk';
 import { nextEvent, waitFor, type TestKernel } from '@atendo/testing';
+import { contactsService } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../src/model';
 import { INBOUND_QUEUE, messageFields } from '../src/services/inbound';
 import { createConnection, createQueue, createTag, createTenant, eventsMatching, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
@@ -704,6 +705,8 @@ describe('tickets: inbound pipeline', () => {
       await publish(a2);
       const m2 = await stored(T.companyId, a2.externalId);
       expect([m2.contactId, m2.ticketId]).toEqual([m1.contactId, m1.ticketId]);
+      // A thread known only by the LID's digits and no LID (our own message sent from the phone): the same contact.
+      expect((await k.services.get(contactsService).findOrCreate(T.companyId, { number: lid.split('@')[0], channel: 'whatsapp' })).id).toBe(m1.contactId);
 
       // First seen by its LID only: a contact named by the LID's digits ...
       const p = mobile();

@@ -713,7 +713,7 @@ export class ContactStore implements ContactsService {
    */
   private async resolve(trx: Knex.Transaction, companyId: number, wanted: Wanted[], o: { withLinks: boolean; aliases: boolean }): Promise<Map<string, Record<string, unknown>>> {
     const numbers = [...new Set(wanted.flatMap((w) => w.variants))];
-    const lids = [...new Set(wanted.map((w) => w.lid).filter((l): l is string => Boolean(l)))];
+    const lids = [...new Set(wanted.flatMap((w) => [w.lid, w.lidGuess]).filter((l): l is string => Boolean(l)))];
     const read = (where: (b: Knex.QueryBuilder) => void) => {
       const b = trx('contacts').where('contacts.companyId', companyId).where(where).orderBy('contacts.id').forKeyShare('contacts');
       return (o.withLinks ? b.select('contacts.*', trx.raw(tagLinksColumn('contacts'))) : b.select('contacts.*')) as Promise<Record<string, unknown>[]>;
@@ -754,7 +754,8 @@ export class ContactStore implements ContactsService {
         w.variants.map((v) => byNumber.get(v)).find(Boolean) ??
         w.variants.map((v) => byId.get(aliasOf.get(`number:${v}`) ?? 0)).find(Boolean) ??
         lidHolder ??
-        (w.lid ? byId.get(aliasOf.get(`lid:${w.lid}`) ?? 0) : undefined);
+        (w.lid ? byId.get(aliasOf.get(`lid:${w.lid}`) ?? 0) : undefined) ??
+        (w.lidGuess ? holdersOf(w.lidGuess).find((r) => r.number !== w.number) : undefined);
       if (pick) out.set(w.number, pick);
     }
     return out;
@@ -942,13 +943,19 @@ interface Wanted {
   variants: string[];
   /** One key for all its spellings (`phoneKey`): the advisory lock while creating. */
   key: string;
+  /**
+   * Digits without a LID that may be one (a 1:1 WhatsApp thread seen only by its LID, e.g. our own message
+   * sent from the phone, whose envelope carries no LID): `digits@lid`, looked up last, never stored.
+   */
+  lidGuess: string | null;
 }
 
-function wantedOf(w: Omit<Wanted, 'phone' | 'lidOnly' | 'variants' | 'key'>): Wanted {
+function wantedOf(w: Omit<Wanted, 'phone' | 'lidOnly' | 'variants' | 'key' | 'lidGuess'>): Wanted {
   const lidOnly = w.lid !== null && lidUser(w.lid) === w.number;
   const phone = !w.isGroup && (w.channel === 'whatsapp' || w.channel === 'whatsappapi') && /^\d{5,20}$/.test(w.number) && !lidOnly;
   const variants = phone ? phoneVariants(w.number) : [w.number];
-  return { ...w, phone, lidOnly, variants, key: phone ? phoneKey(w.number) : w.number };
+  const lidGuess = phone && w.channel === 'whatsapp' && w.lid === null && variants.length === 1 && w.number.length >= 12 ? `${w.number}@lid` : null;
+  return { ...w, phone, lidOnly, variants, key: phone ? phoneKey(w.number) : w.number, lidGuess };
 }
 
 /** The privacy columns of a `contacts` row (issue 34). */

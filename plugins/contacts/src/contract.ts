@@ -164,8 +164,9 @@ export interface ContactsService {
    */
   getMany(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<Contact[]>;
   /**
-   * Finds the contact with `number` or creates it, in one `INSERT ... ON CONFLICT (company_id, number)
-   * DO UPDATE ... RETURNING` (idempotent and race-safe: parallel calls for one number give one row).
+   * Finds the person's contact (its number, the number's 9th-digit twin, its LID, an alias: see
+   * FindOrCreateInput) or creates it: `findOrCreateMany` for one input (idempotent and race-safe: parallel
+   * calls for one person give one row; without `trx` it runs in its own transaction).
    * An existing contact gets `profilePicUrl`, `lid` and `remoteJid` only when given and different, and
    * `name` only when it is a profile name (`nameFrom: 'profile'`, see FindOrCreateInput).
    * Emits `company-{cid}-contact` create/update when something was written, after `trx` commits (or at

@@ -221,6 +221,38 @@ describe('Meta pipeline end to end: webhook -> ticket -> reply -> Graph -> statu
     expect(seenB.some((e) => e.includes(`company-${cid}-`))).toBe(false);
   });
 
+  // Issue 33 item 5 (the measured defect): a contact saved as 55 11 9XXXX-XXXX writes from its 12-digit
+  // WhatsApp id (the Cloud API's `wa_id` of many numbers registered before the ninth digit).
+  test('WhatsApp Cloud: a contact saved with the 9th digit writing from its 12-digit wa_id gets no second contact or ticket; the reply goes to the wa_id', async () => {
+    const cid = adminA.companyId;
+    const saved = await k.as(adminA, 'POST', '/contacts', { name: 'Cliente Nove', number: '+55 11 98765-0042' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().number).toBe('5511987650042');
+    const webhook = (wamid: string, body: string) => {
+      const w = JSON.parse(JSON.stringify(fixture('text.json'))) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const value = w.entry[0].changes[0].value;
+      value.contacts[0] = { profile: { name: 'Cliente' }, wa_id: '551187650042' };
+      Object.assign(value.messages[0], { from: '551187650042', id: wamid, text: { body } });
+      return w as Record<string, unknown>;
+    };
+    expect((await post(webhook('wamid.NINE1', 'Oi, é a cliente'), PHONE_A)).statusCode).toBe(200);
+    expect((await post(webhook('wamid.NINE2', 'Ainda aí?'), PHONE_A)).statusCode).toBe(200);
+    const rows = await waitFor(async () => {
+      const m = await k.db('messages').where({ companyId: cid }).whereIn('wid', ['wamid.NINE1', 'wamid.NINE2']);
+      return m.length === 2 ? m : undefined;
+    }, 10000);
+    expect(rows!.map((m: { contactId: number }) => m.contactId)).toEqual([saved.json().id, saved.json().id]);
+    expect(new Set(rows!.map((m: { ticketId: number }) => m.ticketId)).size).toBe(1);
+    expect(await k.db('contacts').where({ companyId: cid, number: '551187650042' }).first()).toBeUndefined();
+    const ticketId = rows![0].ticketId as number;
+    expect((await k.as(adminA, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: adminA.id, queueId: (await k.db('queues').where({ companyId: cid }).first('id')).id })).statusCode).toBe(200);
+    expect((await k.as(adminA, 'POST', `/messages/${ticketId}`, { body: 'Olá! Em que posso ajudar?', signMessage: false })).statusCode).toBe(200);
+    const call = await waitFor(() => calls.find((c) => (c.body.text as { body?: string } | undefined)?.body === 'Olá! Em que posso ajudar?'), 10000) as GraphCall;
+    // To the id WhatsApp gave (the contact keeps the number it was saved with).
+    expect(call.body.to).toBe('551187650042');
+    expect(await k.db('contacts').where({ id: saved.json().id }).first()).toMatchObject({ number: '5511987650042', remoteJid: '551187650042@s.whatsapp.net' });
+  });
+
   // Two kernel processes sharing PostgreSQL and RabbitMQ: a message received by one reaches a socket
   // connected to the other. Needs RabbitMQ (the in-process bus is one process by definition).
   (process.env.AMQP_URL ? test : test.skip)('two kernels: a webhook received by one is pushed by the other', async () => {

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { PermanentError, type SendCommand } from '@atendo/sdk';
 import type { AnyMessageContent } from '@whiskeysockets/baileys';
-import { isGroupJid, toJid } from './jid';
+import { isGroupJid, isLidJid, jidUser, toJid } from './jid';
 
 /**
  * Building a Baileys send from a `message.send` command (pure except for the media file check).
@@ -29,13 +29,19 @@ export function uploadFile(uploadsDir: string, companyId: number, path: string):
 }
 
 /**
- * The recipient JID: the stored `remoteJid` when it is a usable JID of the same kind (group or not), else
- * built from `to` (`digits@s.whatsapp.net`, `groupId@g.us`). PermanentError when neither is usable.
+ * The recipient JID: the stored `remoteJid` when it is a usable JID of the same kind (group or not); else
+ * the contact's LID when `to` is that LID's digits (a contact known only by its LID: its number is no phone
+ * number); else built from `to` (`digits@s.whatsapp.net`, `groupId@g.us`); else the LID. PermanentError
+ * when none is usable.
  */
 export function recipientJid(cmd: SendCommand): string {
   const isGroup = Boolean(cmd.isGroup);
   const stored = cmd.remoteJid ? toJid(cmd.remoteJid) : undefined;
   if (stored && isGroupJid(stored) === isGroup) return stored;
+  if (!isGroup && cmd.lid) {
+    const lid = toJid(cmd.lid);
+    if (lid && isLidJid(lid) && jidUser(lid) === String(cmd.to ?? '').replace(/\D/g, '')) return lid;
+  }
   const built = toJid(cmd.to, isGroup);
   if (built) return built;
   if (!isGroup && cmd.lid) {

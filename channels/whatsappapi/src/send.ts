@@ -27,6 +27,16 @@ interface CloudAnswer {
 }
 
 /**
+ * The `to` of a send: the WhatsApp id the person writes from when the contact has one (`remoteJid`
+ * `digits@s.whatsapp.net`, stored from its last message: the 12-digit `wa_id` of a Brazilian number saved
+ * with the 9th digit, issue 33 item 5), else the contact's number.
+ */
+export function recipientOf(cmd: Pick<SendCommand, 'to' | 'isGroup' | 'remoteJid'>): string {
+  const m = !cmd.isGroup && cmd.remoteJid ? /^(\d{5,20})@s\.whatsapp\.net$/.exec(cmd.remoteJid) : null;
+  return m ? m[1] : cmd.to;
+}
+
+/**
  * Sends a command through `POST /{phone-number-id}/messages` (GRAPH_API.md §3.3) and resolves with the
  * `wamid`. Text: `type: text` (`preview_url` when the body has a link), split at 4096 characters. Media:
  * our stored file is uploaded first (`POST /{phone-number-id}/media`, multipart) and sent by id; without a
@@ -43,7 +53,7 @@ export async function sendWhatsapp(conn: AdapterConnection, cmd: SendCommand, ct
   const envelope = {
     messaging_product: 'whatsapp',
     recipient_type: cmd.isGroup ? 'group' : 'individual',
-    to: cmd.to,
+    to: recipientOf(cmd),
   };
   const context = cmd.quotedWid ? { context: { message_id: cmd.quotedWid } } : {};
   const call = async (message: Record<string, unknown>, withContext: boolean): Promise<string> => {

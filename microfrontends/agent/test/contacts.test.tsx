@@ -251,3 +251,83 @@ describe('the contacts page', () => {
     expect((await screen.findByTestId('contacts-failed')).textContent).toBeTruthy();
   });
 });
+
+describe('merging duplicate contacts (issue 33 item 5)', () => {
+  const ANA12 = ct({ id: 21, name: 'Ana', number: '551187650001', email: 'ana.2@example.com' });
+  const counts = { tickets: 2, ticketsJoined: 1, messages: 5, tags: 1, aliases: 1 };
+
+  test('an admin: the duplicates the server found, the one kept, a preview first, then the merge (a stale preview is shown again); from a row, duplicates searched', async () => {
+    signIn({ profile: 'admin' });
+    let previews = 0;
+    let stale = true;
+    const calls = api((call, url) => {
+      if (call.method === 'GET' && url.pathname === '/contacts/duplicates') return answer(200, { groups: [{ reasons: ['ninthDigit'], contacts: [ANA, ANA12] }] });
+      if (call.method === 'POST' && url.pathname === '/contacts/merge/preview') {
+        const b = call.body as { targetId: number; sourceIds: number[] };
+        const all = [ANA, ANA12, BRUNO, CARLA];
+        const target = all.find((c) => c.id === b.targetId)!;
+        return answer(200, { target, sources: all.filter((c) => b.sourceIds.includes(c.id)), result: { ...target, email: target.email || 'ana.2@example.com' }, counts, previewToken: `tok-${++previews}` });
+      }
+      if (call.method === 'POST' && url.pathname === '/contacts/merge') {
+        if (stale) {
+          stale = false;
+          return answer(409, { error: 'ERR_MERGE_PREVIEW_STALE' });
+        }
+        return answer(200, { contact: ANA, counts });
+      }
+      if (call.method === 'GET' && url.pathname === '/contacts/list') return answer(200, [BRUNO, CARLA].map(({ id, name, number, channel, isGroup }) => ({ id, name, number, channel, isGroup })));
+      return undefined;
+    }, [ANA, ANA12, BRUNO, CARLA]);
+    renderAgent(<ContactsPage />, { route: '/contacts' });
+    await waitFor(() => expect(names()).toHaveLength(4));
+
+    fireEvent.click(screen.getByTestId('contacts-duplicates'));
+    const d = within(await screen.findByRole('dialog', { name: 'Contatos duplicados' }));
+    await d.findByText('Mesmo número, com e sem o nono dígito');
+    fireEvent.click(d.getByTestId('merge-keep-21'));
+    fireEvent.click(d.getByTestId('merge-keep-1'));
+    fireEvent.click(d.getByTestId('merge-group-preview-0'));
+    const p = within(await screen.findByRole('dialog', { name: 'Prévia da mesclagem' }));
+    await p.findByTestId('merge-preview');
+    expect(p.getByTestId('merge-preview-target').textContent).toBe('Ana Souza · 5511987650001');
+    expect(p.getByTestId('merge-preview-sources').textContent).toBe('Ana · 551187650001');
+    expect(['tickets', 'ticketsJoined', 'messages', 'tags', 'aliases'].map((k) => p.getByTestId(`merge-count-${k}`).textContent)).toEqual([
+      'Tickets2', 'Conversas abertas unidas em uma1', 'Mensagens5', 'Tags1', 'Números e IDs lembrados1',
+    ]);
+    // Nothing is merged before the admin confirms the preview.
+    const previewCalls = () => calls.filter((c) => c.url === `${API}/contacts/merge/preview`);
+    const mergeCalls = () => calls.filter((c) => c.url === `${API}/contacts/merge`);
+    expect(previewCalls().map((c) => c.body)).toEqual([{ targetId: 1, sourceIds: [21] }]);
+    expect(mergeCalls()).toEqual([]);
+
+    fireEvent.click(p.getByTestId('merge-confirm'));
+    await screen.findByText('Os contatos mudaram desde a prévia da mesclagem. Veja a prévia novamente.');
+    await waitFor(() => expect(previewCalls()).toHaveLength(2));
+    fireEvent.click(await screen.findByTestId('merge-confirm'));
+    await screen.findByText('Contatos mesclados em Ana Souza');
+    expect(mergeCalls().map((c) => c.body)).toEqual([
+      { targetId: 1, sourceIds: [21], previewToken: 'tok-1' },
+      { targetId: 1, sourceIds: [21], previewToken: 'tok-2' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // From a contact's row: its duplicates searched by name or number, then the preview.
+    fireEvent.click(screen.getByTestId('contact-merge-3'));
+    const r = within(await screen.findByRole('dialog', { name: 'Mesclar duplicados de Carla Dias' }));
+    fireEvent.change(r.getByTestId('merge-search'), { target: { value: 'bru' } });
+    fireEvent.click(await r.findByTestId('merge-option-2'));
+    expect(r.queryByTestId('merge-option-3')).toBeNull();
+    fireEvent.click(r.getByTestId('merge-pick-preview'));
+    await waitFor(() => expect(previewCalls().at(-1)?.body).toEqual({ targetId: 3, sourceIds: [2] }));
+    expect(calls.some((c) => c.url === `${API}/contacts/list?searchParam=bru`)).toBe(true);
+  });
+
+  test('attendants get no merge actions', async () => {
+    signIn({ profile: 'user' });
+    api();
+    renderAgent(<ContactsPage />, { route: '/contacts' });
+    await waitFor(() => expect(names()).toHaveLength(3));
+    expect(screen.queryByTestId('contacts-duplicates')).toBeNull();
+    expect(screen.queryByTestId('contact-merge-1')).toBeNull();
+  });
+});

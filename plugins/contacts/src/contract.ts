@@ -13,6 +13,8 @@ export const errors = defineErrors({
   ERR_DUPLICATED_CONTACT: { status: 409, message: 'Contact number must be unique' },
   ERR_NO_CONTACT_FOUND: { status: 404, message: 'Contact not found' },
   ERR_NO_IMPORT_FOUND: { status: 404, message: 'Import job not found' },
+  // Issue 33 item 5: a merge must follow a preview of the contacts as they are.
+  ERR_MERGE_PREVIEW_STALE: { status: 409, message: 'The contacts changed since the merge preview: preview the merge again' },
 });
 declare module '@atendo/sdk' {
   // eslint-disable-next-line @typescript-eslint/no-empty-interface
@@ -80,8 +82,42 @@ export type ContactDecorator = (companyId: number, contacts: ContactListItem[]) 
 export const contactDecorators = defineExtensionPoint<ContactDecorator>('contacts.decorators');
 
 /**
+ * What a plugin holding rows of contacts does when duplicates are merged (issue 33 item 5, "one contact per
+ * person"): the contacts plugin runs a merge in ONE transaction - it locks the contacts, calls every
+ * contribution's `merge` with that transaction, moves its own rows (tags, extra info), records the sources'
+ * numbers and LIDs as the target's aliases, deletes the sources and writes the audit entries - so a merge is
+ * done whole or not at all (a crash or an error in any contribution rolls everything back).
+ * Contributors never read the contacts tables; they move their own rows from `sourceIds` to `targetId`.
+ */
+export interface ContactMerger {
+  /** Who contributes (the plugin id): names the counts in logs. */
+  id: string;
+  /**
+   * What `merge` would move, read-only: counts by kind (`{tickets: 3, messages: 120}`; keys are the
+   * preview's `counts` keys, so pick distinct ones). All ids are contacts of `companyId`.
+   */
+  preview(companyId: number, targetId: number, sourceIds: number[]): Promise<Record<string, number>>;
+  /**
+   * Moves the contributor's rows of `sourceIds` to `targetId` inside `trx` (writes only through `trx`; bus
+   * events with `ctx.bus.publish(topic, payload, {trx})`). Answers the counts moved and, optionally, the
+   * pushes to run after the commit (never throwing). Throwing rolls the whole merge back.
+   */
+  merge(companyId: number, targetId: number, sourceIds: number[], trx: Knex.Transaction): Promise<{ counts: Record<string, number>; afterCommit?: () => Promise<void> }>;
+}
+
+/** Extension point `contacts.mergers` (declare `dependsOn: ['contacts']` to contribute). */
+export const contactMergers = defineExtensionPoint<ContactMerger>('contacts.mergers');
+
+/**
  * What a caller knows about a number (the inbound pipeline about a sender, a campaign about a list row, the
  * messages API about a recipient). Absent or null fields never overwrite stored ones.
+ *
+ * One contact per person (issue 33 item 5): a phone `number` (channel whatsapp/whatsappapi, not a group)
+ * finds the contact stored under it, else under its Brazilian 9th-digit twin (libphonenumber-js: `55 11
+ * 9XXXX-XXXX` and the 12-digit WhatsApp id `55 11 XXXX-XXXX` are one person), else a contact that has it
+ * as an alias (a merged duplicate's number); a WhatsApp `lid` finds the contact holding that LID (or that
+ * has it as an alias). A contact known only by its LID (`number` = the LID's digits) takes the phone number
+ * when a later message brings both. A new contact keeps the spelling given.
  *
  * The naming rule, applied here for every path that finds or creates contacts by number: `name` names a
  * contact this call creates. An existing contact keeps the name the tenant gave it, unless `nameFrom` is
@@ -128,8 +164,9 @@ export interface ContactsService {
    */
   getMany(companyId: number, ids: number[], trx?: Knex.Transaction): Promise<Contact[]>;
   /**
-   * Finds the contact with `number` or creates it, in one `INSERT ... ON CONFLICT (company_id, number)
-   * DO UPDATE ... RETURNING` (idempotent and race-safe: parallel calls for one number give one row).
+   * Finds the person's contact (its number, the number's 9th-digit twin, its LID, an alias: see
+   * FindOrCreateInput) or creates it: `findOrCreateMany` for one input (idempotent and race-safe: parallel
+   * calls for one person give one row; without `trx` it runs in its own transaction).
    * An existing contact gets `profilePicUrl`, `lid` and `remoteJid` only when given and different, and
    * `name` only when it is a profile name (`nameFrom: 'profile'`, see FindOrCreateInput).
    * Emits `company-{cid}-contact` create/update when something was written, after `trx` commits (or at

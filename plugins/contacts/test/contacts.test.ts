@@ -6,7 +6,7 @@ import tagsPlugin from '@atendo/plugin-tags';
 import contactsPlugin from '@atendo/plugin-contacts';
 import { contactDecorators, contactsService, type ContactsService } from '@atendo/plugin-contacts/contract';
 import { definePlugin } from '@atendo/sdk';
-import { cleanNumber, maskNumber, normalizePhone } from '../src/services/numbers';
+import { canonicalLid, cleanNumber, lidUser, maskNumber, normalizePhone, phoneCandidates, phoneKey, phoneVariants } from '../src/services/numbers';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -61,6 +61,28 @@ describe('unit: numbers', () => {
     expect(normalizePhone('14155552671')).toBe('14155552671');
     expect(normalizePhone('4155552671', 'US')).toBe('14155552671');
     expect(normalizePhone('999999999999')).toBe('999999999999');
+  });
+
+  test('phoneVariants: a Brazilian mobile and its 12-digit WhatsApp id are one number (libphonenumber-js decides); nothing else is', () => {
+    expect(phoneVariants('5511987654321')).toEqual(['5511987654321', '551187654321']);
+    expect(phoneVariants('551187654321')).toEqual(['551187654321', '5511987654321']);
+    expect(phoneVariants('5521987654321')).toEqual(['5521987654321', '552187654321']);
+    expect(phoneKey('5511987654321')).toBe(phoneKey('551187654321'));
+    // Landlines (2..5 after the area code) have no twin; nor do newer mobiles 9 1..5, other countries, or non-numbers.
+    expect(phoneVariants('551133334444')).toEqual(['551133334444']);
+    expect(phoneVariants('5511912345678')).toEqual(['5511912345678']);
+    expect(phoneVariants('14155552671')).toEqual(['14155552671']);
+    expect(phoneVariants('104857600000123')).toEqual(['104857600000123']);
+    // A typed national number is looked up under all its spellings.
+    expect(phoneCandidates('11987654321')).toEqual(expect.arrayContaining(['11987654321', '5511987654321', '551187654321']));
+  });
+
+  test('LIDs: the user part of a LID JID, and its stored form without the device', () => {
+    expect(lidUser('104857600000123@lid')).toBe('104857600000123');
+    expect(lidUser('104857600000123:7@lid')).toBe('104857600000123');
+    expect(lidUser('5511987654321@s.whatsapp.net')).toBeUndefined();
+    expect(canonicalLid('104857600000123:7@lid')).toBe('104857600000123@lid');
+    expect(canonicalLid('5511987654321')).toBeNull();
   });
 });
 

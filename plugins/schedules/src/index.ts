@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { definePlugin } from '@atendo/sdk';
-import { contactsService } from '@atendo/plugin-contacts/contract';
+import { contactMergers, contactsService } from '@atendo/plugin-contacts/contract';
 import { connectionsService } from '@atendo/plugin-connections/contract';
 import { ticketsService } from '@atendo/plugin-tickets/contract';
 import { errors, schedulesService, sendScheduleJob } from './contract';
@@ -33,6 +33,18 @@ export default definePlugin<SchedulesConfig>({
       pendingForContact: (companyId, contactId) => store.pendingForContact(companyId, contactId),
       allForContact: (companyId, contactId) => store.allForContact(companyId, contactId),
       removeForContact: (companyId, contactId, trx) => store.removeForContact(companyId, contactId, trx),
+    });
+    // One contact per person (issue 33 item 5): a merge of duplicate contacts moves their schedules to the
+    // contact kept, in the merge's transaction (deleting a contact would delete its schedules).
+    ctx.extensions.contribute(contactMergers, {
+      id: 'schedules',
+      preview: async (companyId, _targetId, sourceIds) => {
+        const [{ n }] = await ctx.db('schedules').where({ companyId }).whereIn('contactId', sourceIds).count({ n: '*' });
+        return { schedules: Number(n) };
+      },
+      merge: async (companyId, targetId, sourceIds, trx) => ({
+        counts: { schedules: await trx('schedules').where({ companyId }).whereIn('contactId', sourceIds).update({ contactId: targetId, updatedAt: trx.fn.now() }) },
+      }),
     });
     await scheduleRoutes(ctx.app, { store });
   },

@@ -205,6 +205,17 @@ describe('schedules routes', () => {
     expect(await pendingJob(k, s.id)).toBeDefined();
   });
 
+  test('a merge of duplicate contacts (issue 33 item 5) moves their schedules to the contact kept (never deleted with the duplicate); its job still sends it', async () => {
+    const dup = await A.contact('Ana (duplicada)');
+    const s = await A.schedule(dup.id, 'Lembrete da duplicada', 86_400_000);
+    const preview = await A.api('POST', '/contacts/merge/preview', { targetId: ana.id, sourceIds: [dup.id] });
+    expect(preview.counts).toMatchObject({ schedules: 1 });
+    const merged = await A.api('POST', '/contacts/merge', { targetId: ana.id, sourceIds: [dup.id], previewToken: preview.previewToken });
+    expect(merged.counts).toMatchObject({ schedules: 1 });
+    expect((await A.api('GET', `/schedules/${s.id}`)).contactId).toBe(ana.id);
+    expect(await pendingJob(k, s.id)).toBeDefined();
+  });
+
   test('the plan gate: a company without useSchedules gets 403 ERR_FEATURE_NOT_IN_PLAN', async () => {
     const c = await Tenant.create(k, [], { without: ['useSchedules'] });
     const x = await c.contact('Sem plano');

@@ -568,6 +568,22 @@ export interface TicketsService {
    * ticket is closed and none changed since `before`, ascending, at most `limit` (1..1000).
    */
   staleContactIds?(companyId: number, before: Date, afterContactId: number, limit: number): Promise<number[]>;
+  /**
+   * Added (additive, issue 33 item 5: one contact per person): what `mergeContacts` would move, read-only:
+   * `tickets` (the sources' tickets), `ticketsJoined` (conversation tickets joined into another one on the
+   * same connection), `messages` (in the sources' tickets, and theirs in groups), `ticketNotes`.
+   */
+  previewContactMerge?(companyId: number, targetId: number, sourceIds: number[]): Promise<{ tickets: number; ticketsJoined: number; messages: number; ticketNotes: number }>;
+  /**
+   * Added (additive, issue 33 item 5): inside `trx` (the contacts plugin's merge), moves the tickets,
+   * messages and notes of the contacts `sourceIds` to the contact `targetId`; two conversation tickets
+   * (open, pending, group, nps, lgpd) of the contacts on one connection become one (the one an attendant
+   * holds, else the target's, else the latest): the other's messages, notes, log entries and tags move into
+   * it and it is deleted (`ticket.deleted`). Moved tickets publish `ticket.updated` (`fields:
+   * ['contactId']`), in the transaction's outbox. Answers the counts (as `previewContactMerge` before the
+   * merge) and the socket pushes to run after the commit. Ids are the caller's (contacts of `companyId`).
+   */
+  mergeContacts?(companyId: number, targetId: number, sourceIds: number[], trx: Knex.Transaction): Promise<{ counts: { tickets: number; ticketsJoined: number; messages: number; ticketNotes: number }; afterCommit: () => Promise<void> }>;
 }
 
 /** What `exportForContact` answers: the contact's tickets with their messages and notes. */

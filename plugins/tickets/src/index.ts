@@ -24,7 +24,8 @@ import { subscribeConversation } from './services/conversation';
 import { InboundPressure } from './services/pressure';
 import { ticketsPerTag } from './services/tag-counter';
 import { contactTickets, userTickets } from './services/wire-decorators';
-import { contactDecorators } from '@atendo/plugin-contacts/contract';
+import { contactDecorators, contactMergers } from '@atendo/plugin-contacts/contract';
+import { mergeContacts, previewContactMerge } from './services/contact-merge';
 
 /**
  * The tickets plugin: tickets (the full state machine), messages, ticket notes, ticket logs and ticket
@@ -64,6 +65,12 @@ export default definePlugin<TicketsConfig>({
     ctx.extensions.contribute(tagCounters, ticketsPerTag(ctx.db));
     // Keys the product family's client reads on other owners' lists: users[].tickets, contacts[].tickets.
     ctx.extensions.contribute(contactDecorators, contactTickets(ctx.db));
+    // One contact per person (issue 33 item 5): a merge of duplicate contacts moves their tickets and messages, in its transaction.
+    ctx.extensions.contribute(contactMergers, {
+      id: 'tickets',
+      preview: (companyId, targetId, sourceIds) => previewContactMerge(deps, companyId, targetId, sourceIds),
+      merge: (companyId, targetId, sourceIds, trx) => mergeContacts(deps, companyId, targetId, sourceIds, trx),
+    });
     deps.handlers = () => [...handlers.all()].sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     ctx.extensions.contribute(userExtensions, userTickets(deps));
     await ticketRoutes(ctx.app, deps);

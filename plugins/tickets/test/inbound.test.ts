@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
 import { ENVELOPE_SCHEMA_VERSION, envelopeId, idempotencyKey, type BusMessage, type Envelope } from '@atendo/sdk';
 import { nextEvent, waitFor, type TestKernel } from '@atendo/testing';
+import { contactsService } from '@atendo/plugin-contacts/contract';
 import type { MessageRow, TicketRow } from '../src/model';
 import { INBOUND_QUEUE, messageFields } from '../src/services/inbound';
 import { createConnection, createQueue, createTag, createTenant, eventsMatching, insertMessage, insertTicket, logTypes, setCompanySetting, ticketsKernel, type Tenant } from './helpers';
@@ -623,5 +624,202 @@ describe('tickets: inbound pipeline', () => {
     const got = eventOn(s, T.companyId, 'appMessage', (p) => p.message?.wid === e.externalId);
     await publish(e);
     expect((await got).ticket.contact.number).toBe('55119******21');
+  });
+  describe('one contact per person (issue 33 item 5)', () => {
+    /** A unique Brazilian mobile (13 digits, with the 9th digit) and its 12-digit WhatsApp id. */
+    const mobile = () => {
+      const local = `8${String(Date.now() % 1e4).padStart(4, '0')}${String(seq++ % 1000).padStart(3, '0')}`;
+      return { with9: `55119${local}`, without9: `5511${local}` };
+    };
+    const lidOf = () => `${1048576 + (seq++ % 1000)}${String(Date.now() % 1e8).padStart(8, '0')}`;
+    const contactsOf = (companyId: number) => k.db('contacts').where({ companyId }).orderBy('id');
+    /** A 1:1 envelope from `sender` as the Baileys adapter builds it (thread: the phone digits when known, else the LID's). */
+    const from = (T: Tenant, sender: { phone?: string; lid?: string }, o: Partial<Envelope> = {}) => {
+      const lidUser = sender.lid?.split('@')[0];
+      const id = sender.phone ?? lidUser!;
+      return envelope({
+        companyId: T.companyId,
+        connectionId: T.conn.id,
+        thread: { externalId: id, isGroup: false },
+        sender: { externalId: id, name: 'Pessoa Única', ...(sender.phone ? { phone: sender.phone, jid: `${sender.phone}@s.whatsapp.net` } : {}), ...(sender.lid ? { lid: sender.lid } : {}) },
+        ...o,
+      });
+    };
+
+    test('the measured defect: a contact saved with the 9th digit writes from its 12-digit WhatsApp id (Baileys and Cloud API): one contact, one ticket', async () => {
+      const T = await createTenant(k);
+      const cloud = await createConnection(k, T.companyId, { channel: 'whatsappapi' });
+      const n = mobile();
+      // Saved by an attendant as 11 9XXXX-XXXX (libphonenumber-js normalises it to 55119XXXXXXXX).
+      const saved = await k.as(T.admin, 'POST', '/contacts', { name: 'Cliente Nove', number: `(11) 9${n.without9.slice(4, 8)}-${n.without9.slice(8)}` });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().number).toBe(n.with9);
+      const before = (await contactsOf(T.companyId)).length;
+
+      const e1 = from(T, { phone: n.without9 });
+      await publish(e1);
+      const m1 = await stored(T.companyId, e1.externalId);
+      expect(m1.contactId).toBe(saved.json().id);
+      // The WhatsApp id it wrote from is kept: replies go to the JID that exists.
+      expect(await k.db('contacts').where({ id: saved.json().id }).first()).toMatchObject({ number: n.with9, remoteJid: `${n.without9}@s.whatsapp.net` });
+      const e2 = from(T, { phone: n.without9 });
+      await publish(e2);
+      const m2 = await stored(T.companyId, e2.externalId);
+      expect(m2.ticketId).toBe(m1.ticketId);
+
+      // The same person on a WhatsApp Cloud number (wa_id without the 9): the same contact, its ticket on that connection.
+      const e3 = envelope({ companyId: T.companyId, connectionId: cloud.id, channel: 'whatsappapi', thread: { externalId: n.without9, isGroup: false }, sender: { externalId: n.without9, name: 'Cliente Nove', phone: n.without9 } });
+      await publish(e3);
+      const m3 = await stored(T.companyId, e3.externalId);
+      expect(m3.contactId).toBe(saved.json().id);
+      expect((await contactsOf(T.companyId)).length).toBe(before);
+      const tickets = await ticketsOf(T.companyId, saved.json().id);
+      expect(tickets.map((t) => t.whatsappId).sort()).toEqual([T.conn.id, cloud.id].sort());
+
+      // The other way round: a contact first seen with 12 digits, later with 13, is one contact too; typing either spelling finds it.
+      const o = mobile();
+      const f1 = from(T, { phone: o.without9 });
+      await publish(f1);
+      const first = await stored(T.companyId, f1.externalId);
+      const f2 = from(T, { phone: o.with9 });
+      await publish(f2);
+      expect((await stored(T.companyId, f2.externalId)).ticketId).toBe(first.ticketId);
+      const dup = await k.as(T.admin, 'POST', '/contacts', { name: 'Outra Pessoa', number: o.with9 });
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json().error).toBe('ERR_DUPLICATED_CONTACT');
+      const profile = await k.as(T.admin, 'GET', `/contacts/profile/${o.with9}`);
+      expect(profile.json().contactId).toBe(first.contactId);
+    });
+
+    test("WhatsApp LIDs (Baileys 7): a LID-only message finds the contact that has the LID; a contact first known by its LID takes the phone number later", async () => {
+      const T = await createTenant(k);
+      const n = mobile();
+      const lid = `${lidOf()}@lid`;
+      // Phone number and LID together (remoteJidAlt): the contact stores both.
+      const a1 = from(T, { phone: n.with9, lid });
+      await publish(a1);
+      const m1 = await stored(T.companyId, a1.externalId);
+      expect(await k.db('contacts').where({ id: m1.contactId }).first()).toMatchObject({ number: n.with9, lid });
+      // Only the LID: the same contact and ticket.
+      const a2 = from(T, { lid });
+      await publish(a2);
+      const m2 = await stored(T.companyId, a2.externalId);
+      expect([m2.contactId, m2.ticketId]).toEqual([m1.contactId, m1.ticketId]);
+      // A thread known only by the LID's digits and no LID (our own message sent from the phone): the same contact.
+      expect((await k.services.get(contactsService).findOrCreate(T.companyId, { number: lid.split('@')[0], channel: 'whatsapp' })).id).toBe(m1.contactId);
+
+      // First seen by its LID only: a contact named by the LID's digits ...
+      const p = mobile();
+      const lid2 = `${lidOf()}@lid`;
+      const b1 = from(T, { lid: lid2 });
+      await publish(b1);
+      const first = await stored(T.companyId, b1.externalId);
+      expect(await k.db('contacts').where({ id: first.contactId }).first()).toMatchObject({ number: lid2.split('@')[0], lid: lid2 });
+      // ... takes its phone number when a message brings both, keeping its ticket; then its 12-digit twin finds it too.
+      const b2 = from(T, { phone: p.with9, lid: lid2 });
+      await publish(b2);
+      expect((await stored(T.companyId, b2.externalId)).ticketId).toBe(first.ticketId);
+      expect(await k.db('contacts').where({ id: first.contactId }).first()).toMatchObject({ number: p.with9, lid: lid2, remoteJid: `${p.with9}@s.whatsapp.net` });
+      const b3 = from(T, { phone: p.without9 });
+      await publish(b3);
+      expect((await stored(T.companyId, b3.externalId)).ticketId).toBe(first.ticketId);
+      expect((await contactsOf(T.companyId)).filter((c: { number: string }) => [p.with9, p.without9, lid2.split('@')[0]].includes(c.number))).toHaveLength(1);
+    });
+
+    test('a new person writing from both spellings at once gets one contact (the creation is locked on the number)', async () => {
+      const T = await createTenant(k);
+      const n = mobile();
+      const burst = [n.with9, n.without9, n.with9, n.without9].map((phone) => from(T, { phone }));
+      await Promise.all(burst.map((e) => publish(e)));
+      const rows = await Promise.all(burst.map((e) => stored(T.companyId, e.externalId)));
+      expect(new Set(rows.map((m) => m.contactId)).size).toBe(1);
+      expect(new Set(rows.map((m) => m.ticketId)).size).toBe(1);
+      expect((await contactsOf(T.companyId)).filter((c: { number: string }) => c.number === n.with9 || c.number === n.without9)).toHaveLength(1);
+    });
+
+    test('merging two existing duplicates: listed, previewed, then merged in one audited transaction (tickets, messages, tags moved; one conversation); tenant-scoped', async () => {
+      const T = await createTenant(k);
+      const n = mobile();
+      const tag = await createTag(k, T.companyId);
+      const tag2 = await createTag(k, T.companyId);
+      // The duplicates as they were made before: one contact per spelling, each with a pending ticket on the same connection.
+      const [keep] = await k.db('contacts').insert({ companyId: T.companyId, name: 'Ana Souza', number: n.with9, channel: 'whatsapp', email: '' }).returning('*');
+      const [dup] = await k.db('contacts').insert({ companyId: T.companyId, name: 'Ana', number: n.without9, channel: 'whatsapp', email: 'ana@example.com', remoteJid: `${n.without9}@s.whatsapp.net` }).returning('*');
+      // And her office line, saved as another contact (merged by hand: no rule could tell).
+      const office = `551133${String(Date.now() % 1e6).padStart(6, '0')}`;
+      const [other] = await k.db('contacts').insert({ companyId: T.companyId, name: 'Ana (escritório)', number: office, channel: 'whatsapp', email: '' }).returning('*');
+      await k.db('contactTags').insert([{ contactId: keep.id, tagId: tag.id, companyId: T.companyId }, { contactId: dup.id, tagId: tag.id, companyId: T.companyId }, { contactId: dup.id, tagId: tag2.id, companyId: T.companyId }]);
+      const t1 = await insertTicket(k, T.companyId, { contactId: keep.id, whatsappId: T.conn.id, status: 'open', userId: T.userA.id, queueId: T.queueA.id, unreadMessages: 1 });
+      const t2 = await insertTicket(k, T.companyId, { contactId: dup.id, whatsappId: T.conn.id, status: 'pending', unreadMessages: 2 });
+      const closed = await insertTicket(k, T.companyId, { contactId: dup.id, whatsappId: T.conn2.id, status: 'closed' });
+      await insertMessage(k, T.companyId, { ticketId: t1.id, contactId: keep.id, body: 'primeira' });
+      for (const body of ['oi', 'alguém aí?']) await insertMessage(k, T.companyId, { ticketId: t2.id, contactId: dup.id, body });
+      await insertMessage(k, T.companyId, { ticketId: closed.id, contactId: dup.id, body: 'antiga' });
+      await k.db('ticketTags').insert({ ticketId: t2.id, tagId: tag2.id, companyId: T.companyId });
+
+      // Listed as duplicates, for this company only.
+      const list = await k.as(T.admin, 'GET', '/contacts/duplicates');
+      expect(list.statusCode).toBe(200);
+      const group = list.json().groups.find((g: { contacts: { id: number }[] }) => g.contacts.some((c) => c.id === keep.id));
+      expect(group).toMatchObject({ reasons: ['ninthDigit'], contacts: [{ id: keep.id }, { id: dup.id }] });
+      expect(JSON.stringify((await k.as(B.admin, 'GET', '/contacts/duplicates')).json())).not.toContain(n.without9);
+      expect((await k.as(T.userA, 'GET', '/contacts/duplicates')).statusCode).toBe(403);
+
+      // Company B can neither preview nor merge A's contacts; nothing changes.
+      const body = { targetId: keep.id, sourceIds: [dup.id, other.id] };
+      expect((await k.as(B.admin, 'POST', '/contacts/merge/preview', body)).statusCode).toBe(404);
+      expect((await k.as(B.admin, 'POST', '/contacts/merge', { ...body, previewToken: 'x' })).statusCode).toBe(404);
+      expect((await k.as(T.userA, 'POST', '/contacts/merge/preview', body)).statusCode).toBe(403);
+      expect((await k.as(T.admin, 'POST', '/contacts/merge/preview', { targetId: keep.id, sourceIds: [keep.id] })).statusCode).toBe(400);
+
+      // The preview changes nothing and says what will move.
+      const preview = await k.as(T.admin, 'POST', '/contacts/merge/preview', body);
+      expect(preview.statusCode).toBe(200);
+      expect(preview.json()).toMatchObject({
+        target: { id: keep.id, number: n.with9 },
+        sources: [{ id: dup.id }, { id: other.id }],
+        result: { id: keep.id, name: 'Ana Souza', number: n.with9, email: 'ana@example.com', remoteJid: `${n.without9}@s.whatsapp.net` },
+        counts: { tickets: 2, ticketsJoined: 1, messages: 3, tags: 1, aliases: 2, ticketNotes: 0 },
+      });
+      expect(await k.db('contacts').where({ id: dup.id }).first()).toBeTruthy();
+      // A merge without the preview of the contacts as they are now is refused (the contact changed since).
+      expect((await k.as(T.admin, 'POST', '/contacts/merge', { ...body, previewToken: 'not-the-preview' })).statusCode).toBe(409);
+
+      const s = await connect(T.admin);
+      const gone = eventOn(s, T.companyId, 'contact', (p) => p.action === 'delete' && Number(p.contactId) === dup.id);
+      const ticketGone = eventOn(s, T.companyId, 'ticket', (p) => p.action === 'delete' && p.ticketId === t2.id);
+      const merged = await k.as(T.admin, 'POST', '/contacts/merge', { ...body, previewToken: preview.json().previewToken });
+      expect(merged.statusCode).toBe(200);
+      expect(merged.json().counts).toMatchObject({ tickets: 2, ticketsJoined: 1, messages: 3, tags: 1, aliases: 2 });
+      expect(merged.json().contact).toMatchObject({ id: keep.id, email: 'ana@example.com' });
+      expect(merged.json().contact.tags.map((x: { id: number }) => x.id).sort()).toEqual([tag.id, tag2.id].sort());
+      await gone;
+      await ticketGone;
+
+      // One conversation: the attendant's ticket holds every message; the closed ticket moved; the duplicate is gone.
+      expect(await k.db('contacts').where({ id: dup.id }).first()).toBeUndefined();
+      expect(await k.db('tickets').where({ id: t2.id }).first()).toBeUndefined();
+      expect(await k.db('tickets').where({ id: t1.id }).first()).toMatchObject({ contactId: keep.id, status: 'open', userId: T.userA.id, unreadMessages: 3 });
+      expect(await k.db('tickets').where({ id: closed.id }).first()).toMatchObject({ contactId: keep.id });
+      expect((await k.db('messages').where({ ticketId: t1.id }).orderBy('id')).map((m: MessageRow) => [m.body, m.contactId])).toEqual([['primeira', keep.id], ['oi', keep.id], ['alguém aí?', keep.id]]);
+      expect(await k.db('messages').where({ companyId: T.companyId, contactId: dup.id })).toEqual([]);
+      expect((await k.db('ticketTags').where({ ticketId: t1.id })).map((x: { tagId: number }) => x.tagId)).toEqual([tag2.id]);
+      // Audited: who merged what into what (ids and counts, no personal data).
+      const audit = await k.db('auditLogs').where({ companyId: T.companyId, entity: 'contact', action: 'merge' }).orderBy('id');
+      expect(audit.map((a: { entityId: string; userId: number }) => [a.entityId, a.userId])).toEqual([[String(keep.id), T.admin.id], [String(dup.id), T.admin.id], [String(other.id), T.admin.id]]);
+      expect(audit[1].after).toEqual({ mergedIntoId: keep.id });
+      expect(audit[0].after).toMatchObject({ mergedIds: [dup.id, other.id], tickets: 2, messages: 3 });
+
+      // The merged number stays the person's: a later message from it lands on the contact kept, in its ticket.
+      const later = from(T, { phone: n.without9 });
+      await publish(later);
+      expect(await stored(T.companyId, later.externalId)).toMatchObject({ contactId: keep.id, ticketId: t1.id });
+      // So does the office line merged by hand (kept as an alias of the contact).
+      const fromOffice = from(T, { phone: office });
+      await publish(fromOffice);
+      expect(await stored(T.companyId, fromOffice.externalId)).toMatchObject({ contactId: keep.id, ticketId: t1.id });
+      expect(await k.db('contacts').where({ companyId: T.companyId }).whereIn('number', [n.without9, office])).toEqual([]);
+      expect((await k.as(T.admin, 'GET', '/contacts/duplicates')).json().groups.some((g: { contacts: { id: number }[] }) => g.contacts.some((c) => c.id === keep.id))).toBe(false);
+    });
   });
 });

@@ -75,4 +75,36 @@ describe('whatsapp-sessions as the campaigns number checker', () => {
     const failed = await api('POST', '/contact-list-items', { name: 'Falhou', number: '5511987650005', contactListId: list.id });
     expect(failed.isWhatsappValid).toBeNull();
   });
+
+  test('one contact per person through the Baileys session (issue 33 item 5): a contact saved with the 9th digit writes from its 12-digit JID, then from its LID (remoteJidAlt), then from the LID alone: one contact, one ticket; the reply goes to the JID that exists', async () => {
+    const conn = await api('POST', '/whatsapp', { name: 'WA pessoa', isDefault: false });
+    await api('POST', `/whatsappsession/${conn.id}`);
+    const sock = fake.sockets.filter((s) => s.opts.connectionId === conn.id).at(-1)!;
+    sock.ev.emit('creds.update', { registered: true });
+    sock.open('5511900000019:3@s.whatsapp.net');
+    await waitFor(() => sessions.get(conn.id)?.state === 'open');
+
+    const saved = await api('POST', '/contacts', { name: 'Dona Rosa', number: '5511987650077' });
+    const jid = '551187650077@s.whatsapp.net';
+    const lid = '204800000000077@lid';
+    const upsert = (id: string, key: Record<string, unknown>) =>
+      sock.ev.emit('messages.upsert', { messages: [{ key: { fromMe: false, id, ...key }, message: { conversation: `mensagem ${id}` }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: 'Rosa' }], type: 'notify' });
+    const stored = (wid: string) => waitFor(async () => k.db('messages').where({ wid }).first(), 10000);
+
+    upsert('PN-1', { remoteJid: jid }); // Baileys' phone-number addressing, the old 12-digit id
+    const m1 = await stored('PN-1');
+    upsert('LID-1', { remoteJid: lid, remoteJidAlt: jid, addressingMode: 'lid' }); // Baileys 7: the LID with the phone JID beside it
+    const m2 = await stored('LID-1');
+    upsert('LID-2', { remoteJid: lid, addressingMode: 'lid' }); // the LID alone
+    const m3 = await stored('LID-2');
+    expect([m1, m2, m3].map((m) => [m.contactId, m.ticketId])).toEqual([[saved.id, m1.ticketId], [saved.id, m1.ticketId], [saved.id, m1.ticketId]]);
+    expect(await k.db('contacts').where({ id: saved.id }).first()).toMatchObject({ number: '5511987650077', remoteJid: jid, lid });
+    expect(await k.db('contacts').where({ companyId: admin.companyId }).whereIn('number', ['551187650077', '204800000000077'])).toEqual([]);
+
+    // The attendant's reply goes to the JID WhatsApp knows.
+    await api('PUT', `/tickets/${m1.ticketId}`, { status: 'open', userId: admin.id });
+    await api('POST', `/messages/${m1.ticketId}`, { body: 'Olá, Dona Rosa', signMessage: false });
+    await waitFor(() => sock.sent.some((x) => (x.content as { text?: string }).text === 'Olá, Dona Rosa'), 10000);
+    expect(sock.sent.find((x) => (x.content as { text?: string }).text === 'Olá, Dona Rosa')!.jid).toBe(jid);
+  });
 });

@@ -22,6 +22,7 @@ const PATHS = {
   download: 'M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3',
   more: 'M12 6h.01M12 12h.01M12 18h.01',
   calendar: 'M4 5h16v16H4zM4 10h16M8 3v4M16 3v4',
+  merge: 'M6 3v18M6 9a6 6 0 0 0 6 6h6M15 12l3 3-3 3',
 } as const;
 
 export type AgentIconName = keyof typeof PATHS;

@@ -142,3 +142,48 @@ export const ImportProgressSchema = Type.Object(
 
 /** Email check shared by the import (the API bodies use the schema pattern). */
 export const EMAIL_RE = new RegExp(EMAIL_PATTERN);
+
+// ---------------------------------------------------------------------------------------------------
+// Merging duplicates (issue 33 item 5)
+
+const ContactId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** `POST /contacts/merge/preview`: the contact kept (`targetId`) and the duplicates folded into it. */
+export const MergePreviewBody = Type.Object(
+  { targetId: ContactId, sourceIds: Type.Array(ContactId, { minItems: 1, maxItems: 20 }) },
+  { additionalProperties: false },
+);
+
+/** `POST /contacts/merge`: as the preview, with the preview's `previewToken`. */
+export const MergeBody = Type.Object(
+  { targetId: ContactId, sourceIds: Type.Array(ContactId, { minItems: 1, maxItems: 20 }), previewToken: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+/** What moves, by kind (`tags`, `extraInfo`, `aliases`, and the contributing plugins' keys: `tickets`, `messages`, ...). */
+export const MergeCountsSchema = Type.Record(Type.String(), Type.Integer({ minimum: 0 }));
+
+/** The preview's answer. */
+export const MergePreviewSchema = Type.Object(
+  {
+    target: ContactSchema,
+    sources: Type.Array(ContactSchema),
+    result: ContactSchema,
+    counts: MergeCountsSchema,
+    previewToken: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+/** `GET /contacts/duplicates`: groups of contacts that look like one person. */
+export const DuplicatesSchema = Type.Object(
+  {
+    groups: Type.Array(
+      Type.Object(
+        { reasons: Type.Array(Type.Union([Type.Literal('ninthDigit'), Type.Literal('lid')])), contacts: Type.Array(ContactSchema) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -13,7 +13,7 @@ import type {
   ContactTagRef,
   FindOrCreateInput,
 } from '../contract';
-import { cleanNumber, maskNumber, normalizePhone, phoneCandidates } from './numbers';
+import { canonicalLid, cleanNumber, lidUser, maskNumber, normalizePhone, phoneCandidates, phoneKey, phoneVariants } from './numbers';
 
 /** The writable fields of a contact as the REST routes give them (validated by the schemas). */
 export interface ContactInput {
@@ -373,12 +373,20 @@ export class ContactStore implements ContactsService {
     return q.select('id', 'name', 'number', 'channel', 'isGroup').orderByRaw('lower(name) ASC, id ASC').limit(limit);
   }
 
-  /** Finds a contact by a number as typed (exact digits, then normalised); undefined when none. */
+  /**
+   * Finds a contact by a number as typed: the exact digits first, then their normalised spellings and
+   * 9th-digit twins (`phoneCandidates`), then a contact having one of those as an alias (a merged
+   * duplicate's number); undefined when none.
+   */
   async findByNumber(companyId: number, raw: string): Promise<Record<string, unknown> | undefined> {
     const digits = cleanNumber(raw);
     if (!digits) throw new AppError('ERR_VALIDATION', 'Invalid number format. Only numbers are allowed.');
     const candidates = phoneCandidates(digits, this.defaultCountry);
-    return this.db('contacts').where({ companyId }).whereIn('number', candidates).orderByRaw('number = ? DESC', [digits]).first();
+    return this.db('contacts')
+      .where({ companyId })
+      .where((w) => void w.whereIn('number', candidates).orWhereIn('id', this.db('contactAliases').where({ companyId, kind: 'number' }).whereIn('address', candidates).select('contactId')))
+      .orderByRaw('number = ? DESC, number = ANY(?) DESC, id ASC', [digits, candidates])
+      .first();
   }
 
   /** Every contact of the company in chunks of 1000 (by id), for the export. */
@@ -408,6 +416,7 @@ export class ContactStore implements ContactsService {
     let id: number;
     try {
       id = await this.db.transaction(async (trx) => {
+        if (await this.samePerson(trx, companyId, number, channel, false)) throw new AppError('ERR_DUPLICATED_CONTACT');
         const [row] = await trx('contacts')
           .insert({
             companyId,
@@ -446,7 +455,10 @@ export class ContactStore implements ContactsService {
         if (input.number !== undefined) {
           const typed = input.number.trim();
           const unchanged = typed === current.number || (opts.masked && typed === maskNumber(current.number, current.isGroup));
-          if (!unchanged) patch.number = this.prepareNumber(typed, channel, current.isGroup);
+          if (!unchanged) {
+            patch.number = this.prepareNumber(typed, channel, current.isGroup);
+            if (await this.samePerson(trx, companyId, patch.number as string, channel, current.isGroup, id)) throw new AppError('ERR_DUPLICATED_CONTACT');
+          }
         }
         if (input.name !== undefined) patch.name = input.name.trim();
         if (input.email !== undefined) patch.email = (input.email ?? '').trim();
@@ -535,6 +547,8 @@ export class ContactStore implements ContactsService {
   async upsertImported(companyId: number, row: { name: string | null; number: string; email: string | null }, acceptAudioMessage: boolean): Promise<{ contact: Contact; created: boolean }> {
     const name = row.name?.trim() || null;
     const email = row.email?.trim() || null;
+    // The person's contact under another spelling (9th digit) or alias is the one updated.
+    const number = (await this.samePerson(this.db, companyId, row.number, 'whatsapp', false))?.number ?? row.number;
     const { rows } = await this.db.raw(
       `INSERT INTO contacts (company_id, name, number, email, accept_audio_message, channel)
        VALUES (?, ?, ?, ?, ?, 'whatsapp')
@@ -543,157 +557,278 @@ export class ContactStore implements ContactsService {
          email = CASE WHEN ?::boolean THEN EXCLUDED.email ELSE contacts.email END,
          updated_at = now()
        RETURNING *, (xmax = 0) AS inserted`,
-      [companyId, name ?? row.number, row.number, email ?? '', acceptAudioMessage, name !== null, email !== null],
+      [companyId, name ?? number, number, email ?? '', acceptAudioMessage, name !== null, email !== null],
     );
     const r = camelRow(rows[0]);
     return { contact: this.toContact(r), created: Boolean(r.inserted) };
   }
 
+  /**
+   * `findOrCreateMany` for one input (see ContactsService.findOrCreate): the same resolution (9th-digit
+   * twins, LIDs, aliases), the same naming rule and events.
+   */
   async findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact> {
-    const number = String(input.number ?? '').trim();
-    if (!number || number.length > 100) throw new AppError('ERR_VALIDATION', 'number must have 1 to 100 characters');
-    const name = input.name?.trim().slice(0, 255) || null;
-    // The naming rule (FindOrCreateInput): only a profile name renames an existing contact.
-    const rename = renamesExisting(input) ? name : null;
-    const pic = input.profilePicUrl || null;
-    const lid = input.lid || null;
-    const jid = input.remoteJid || null;
-    const acceptAudio = await this.shouldAcceptAudio(companyId);
-    const q = trx ?? this.db;
-    const { rows } = await q.raw(
-      `INSERT INTO contacts (company_id, name, number, channel, is_group, remote_jid, lid, profile_pic_url, accept_audio_message)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (company_id, number) DO UPDATE SET
-         name = COALESCE(CAST(? AS text), contacts.name),
-         profile_pic_url = COALESCE(CAST(? AS text), contacts.profile_pic_url),
-         lid = COALESCE(CAST(? AS text), contacts.lid),
-         remote_jid = COALESCE(CAST(? AS text), contacts.remote_jid),
-         updated_at = now()
-       WHERE (CAST(? AS text) IS NOT NULL AND contacts.name IS DISTINCT FROM CAST(? AS text))
-          OR (CAST(? AS text) IS NOT NULL AND contacts.profile_pic_url IS DISTINCT FROM CAST(? AS text))
-          OR (CAST(? AS text) IS NOT NULL AND contacts.lid IS DISTINCT FROM CAST(? AS text))
-          OR (CAST(? AS text) IS NOT NULL AND contacts.remote_jid IS DISTINCT FROM CAST(? AS text))
-       RETURNING *, (xmax = 0) AS inserted`,
-      [
-        companyId, name ?? number, number, input.channel, input.isGroup ?? false, jid, lid, pic, acceptAudio,
-        rename, pic, lid, jid,
-        rename, rename, pic, pic, lid, lid, jid, jid,
-      ],
-    );
-    let contact: Contact;
-    let action: 'create' | 'update' | undefined;
-    if (rows.length) {
-      const r = camelRow(rows[0]);
-      contact = this.toContact(r);
-      action = r.inserted ? 'create' : 'update';
-    } else {
-      // Nothing changed: the conflicting row is locked by the statement and read here.
-      const row = await q('contacts').where({ companyId, number }).first();
-      if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
-      contact = this.toContact(row);
-    }
-    if (action) {
-      const payload = { action, contact };
-      if (trx) trx.executionPromise.then(() => this.emit(companyId, payload), () => undefined);
-      else this.emit(companyId, payload);
-    }
+    const [contact] = await this.findOrCreateMany(companyId, [input], trx);
     return contact;
   }
 
+  /**
+   * See ContactsService.findOrCreateMany. One contact per person (issue 33 item 5): each input is resolved
+   * by `resolve` (its number, the number's 9th-digit twin, its LID, the aliases of merged duplicates). The
+   * rows read are locked FOR KEY SHARE for the transaction (cheap, and compatible with every other writer
+   * but a merge or a delete, which wait for it - and which it waits for: a contact merged away meanwhile is
+   * resolved again, to the contact it was merged into). Inputs nobody holds are created under advisory
+   * locks on their number's key (`phoneKey`) and LID, taken in one order, then resolved once more: two
+   * spellings of one new person arriving at once give one contact. Without `trx` it runs in its own.
+   */
   async findOrCreateMany(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction, opts: { tagsOut?: Map<number, ContactTagRef[]> } = {}): Promise<Contact[]> {
     if (!inputs.length) return [];
+    if (!trx) return this.db.transaction((t) => this.findOrCreateMany(companyId, inputs, t, opts));
     const tagsOut = opts.tagsOut;
-    // `name` names a created contact; `rename` (a profile name only: FindOrCreateInput) an existing one.
-    type Wanted = { number: string; name: string | null; rename: string | null; pic: string | null; lid: string | null; jid: string | null; channel: ContactChannel; isGroup: boolean };
     const byNumber = new Map<string, Wanted>();
     const numbers = inputs.map((input) => {
       const number = String(input.number ?? '').trim();
       if (!number || number.length > 100) throw new AppError('ERR_VALIDATION', 'number must have 1 to 100 characters');
       const prev = byNumber.get(number);
       const name = input.name?.trim().slice(0, 255) || null;
-      byNumber.set(number, {
+      const channel = prev?.channel ?? input.channel;
+      const isGroup = prev?.isGroup ?? input.isGroup ?? false;
+      const lid = canonicalLid(input.lid) ?? (input.lid || null);
+      byNumber.set(number, wantedOf({
         number,
         name: name || prev?.name || null,
+        // `name` names a created contact; `rename` (a profile name only: FindOrCreateInput) an existing one.
         rename: (renamesExisting(input) ? name : null) || prev?.rename || null,
         pic: input.profilePicUrl || prev?.pic || null,
-        lid: input.lid || prev?.lid || null,
+        lid: lid || prev?.lid || null,
         jid: input.remoteJid || prev?.jid || null,
-        channel: prev?.channel ?? input.channel,
-        isGroup: prev?.isGroup ?? input.isGroup ?? false,
-      });
+        channel,
+        isGroup,
+      }));
       return number;
     });
-    // Sorted by number: concurrent callers lock the rows in one order (no deadlocks between them).
+    // Sorted by number: concurrent callers lock in one order (no deadlocks between them).
     const wanted = [...byNumber.values()].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-    const q = trx ?? this.db;
-    const found = new Map<string, Contact>();
-    const rows = new Map<string, Record<string, unknown>>();
+    const withLinks = Boolean(tagsOut);
     const events: { action: 'create' | 'update'; contact: Contact }[] = [];
-    // Rows read or written, with their tag links when `tagsOut` wants them.
-    const withLinks = (b: Knex.QueryBuilder) => (tagsOut ? b.select('contacts.*', q.raw(tagLinksColumn('contacts'))) : b);
-    // The common case (known contacts, nothing new about them) is this one read.
-    for (const r of (await withLinks(q('contacts').where({ companyId }).whereIn('number', wanted.map((w) => w.number)))) as Record<string, unknown>[]) rows.set(String(r.number), r);
-    const differs = (w: Wanted, r: Record<string, unknown>) =>
-      (w.rename !== null && r.name !== w.rename) || (w.pic !== null && r.profilePicUrl !== w.pic) || (w.lid !== null && r.lid !== w.lid) || (w.jid !== null && r.remoteJid !== w.jid);
-    const missing = wanted.filter((w) => !rows.has(w.number));
-    if (missing.length) {
-      const acceptAudio = await this.shouldAcceptAudio(companyId);
-      const created: Record<string, unknown>[] = await q('contacts')
-        .insert(missing.map((w) => ({ companyId, name: w.name ?? w.number, number: w.number, channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic, acceptAudioMessage: acceptAudio })))
-        .onConflict(['companyId', 'number'])
-        .ignore()
-        .returning('*');
-      for (const r of created) {
-        const c = this.toContact(r);
-        found.set(c.number, c);
-        events.push({ action: 'create', contact: c });
+    /** The row each input number resolved to. */
+    const rowOf = new Map<string, Record<string, unknown>>();
+    /** Contacts created by this call (no tags; `create` events). */
+    const created = new Set<number>();
+
+    // 1. The common case: every input is a known contact, found in this one read.
+    let pending = wanted;
+    for (let attempt = 1; pending.length; attempt++) {
+      const found = await this.resolve(trx, companyId, pending, { withLinks, aliases: attempt > 1 });
+      for (const [number, row] of found) rowOf.set(number, row);
+      pending = pending.filter((w) => !rowOf.has(w.number));
+      if (!pending.length) break;
+      if (attempt === 1) {
+        // 2. Unknown inputs: lock their keys, then look again (aliases too) before creating.
+        await this.lockKeys(trx, companyId, pending);
+        continue;
       }
-      // Created meanwhile by another caller: read them (the insert waited for that caller's commit).
-      const raced = missing.filter((w) => !found.has(w.number)).map((w) => w.number);
-      if (raced.length) for (const r of (await withLinks(q('contacts').where({ companyId }).whereIn('number', raced))) as Record<string, unknown>[]) rows.set(String(r.number), r);
+      if (attempt > 3) throw new Error('contacts: a contact could neither be found nor created');
+      // 3. Still unknown: create one contact per person (inputs sharing a key or a LID share it).
+      const made = await this.createFor(trx, companyId, pending, withLinks);
+      for (const [number, row] of made) {
+        rowOf.set(number, row);
+        if (row.inserted) {
+          created.add(row.id as number);
+          delete row.inserted;
+        }
+      }
+      pending = pending.filter((w) => !rowOf.has(w.number));
     }
-    const changes = wanted.filter((w) => !found.has(w.number) && rows.has(w.number) && differs(w, rows.get(w.number)!));
-    if (changes.length) {
-      const values = changes.map(() => '(?, ?, ?, ?, ?)').join(', ');
-      const { rows: updated } = await q.raw(
+
+    // 4. Known contacts with something new about them: one UPDATE (by id).
+    type Change = { id: number; number: string | null; rename: string | null; pic: string | null; lid: string | null; jid: string | null };
+    const changes = new Map<number, Change>();
+    for (const w of wanted) {
+      const r = rowOf.get(w.number)!;
+      const id = r.id as number;
+      if (created.has(id)) continue;
+      const rLidUser = lidUser(r.lid as string | null);
+      // A contact known only by its LID takes the phone number a later message brings (when free: a contact
+      // holding it would have been resolved instead).
+      const number = w.phone && !w.lidOnly && rLidUser !== undefined && r.number === rLidUser && r.number !== w.number ? w.number : null;
+      const c: Change = {
+        id,
+        number,
+        rename: w.rename !== null && r.name !== w.rename ? w.rename : null,
+        pic: w.pic !== null && r.profilePicUrl !== w.pic ? w.pic : null,
+        lid: w.lid !== null && r.lid !== w.lid ? w.lid : null,
+        jid: w.jid !== null && r.remoteJid !== w.jid ? w.jid : null,
+      };
+      if (c.number === null && c.rename === null && c.pic === null && c.lid === null && c.jid === null) continue;
+      const prev = changes.get(id);
+      changes.set(id, prev ? { id, number: c.number ?? prev.number, rename: c.rename ?? prev.rename, pic: c.pic ?? prev.pic, lid: c.lid ?? prev.lid, jid: c.jid ?? prev.jid } : c);
+    }
+    if (changes.size) {
+      const list = [...changes.values()].sort((a, b) => a.id - b.id);
+      const values = list.map(() => '(?::int, ?::text, ?::text, ?::text, ?::text, ?::text)').join(', ');
+      const { rows: updated } = await trx.raw(
         `UPDATE contacts AS c SET
-           name = COALESCE(i.name, c.name), profile_pic_url = COALESCE(i.pic, c.profile_pic_url),
+           number = COALESCE(i.number, c.number), name = COALESCE(i.name, c.name), profile_pic_url = COALESCE(i.pic, c.profile_pic_url),
            lid = COALESCE(i.lid, c.lid), remote_jid = COALESCE(i.jid, c.remote_jid), updated_at = now()
-         FROM (VALUES ${values}) AS i(number, name, pic, lid, jid)
-         WHERE c.company_id = ? AND c.number = i.number
-           AND ((i.name IS NOT NULL AND c.name IS DISTINCT FROM i.name)
-             OR (i.pic IS NOT NULL AND c.profile_pic_url IS DISTINCT FROM i.pic)
-             OR (i.lid IS NOT NULL AND c.lid IS DISTINCT FROM i.lid)
-             OR (i.jid IS NOT NULL AND c.remote_jid IS DISTINCT FROM i.jid))
-         RETURNING c.*${tagsOut ? `, ${tagLinksColumn('c')}` : ''}`,
-        [...changes.flatMap((w) => [w.number, w.rename, w.pic, w.lid, w.jid]), companyId],
+         FROM (VALUES ${values}) AS i(id, number, name, pic, lid, jid)
+         WHERE c.company_id = ? AND c.id = i.id
+         RETURNING c.*${withLinks ? `, ${tagLinksColumn('c')}` : ''}`,
+        [...list.flatMap((c) => [c.id, c.number, c.rename, c.pic, c.lid, c.jid]), companyId],
       );
+      const byId = new Map<number, Record<string, unknown>>();
       for (const r of updated as Record<string, unknown>[]) {
         const row = camelRow(r);
-        const c = this.toContact(row);
-        found.set(c.number, c);
-        rows.set(c.number, row);
-        events.push({ action: 'update', contact: c });
+        byId.set(row.id as number, row);
+        events.push({ action: 'update', contact: this.toContact(row) });
       }
+      for (const [number, r] of rowOf) if (byId.has(r.id as number)) rowOf.set(number, byId.get(r.id as number)!);
     }
-    for (const w of wanted) {
-      if (found.has(w.number)) continue;
-      const r = rows.get(w.number);
-      // A contact deleted between the statements: the single-row path recreates it.
-      found.set(w.number, r ? this.toContact(r) : await this.findOrCreate(companyId, { number: w.number, name: w.rename ?? w.name, nameFrom: w.rename !== null ? 'profile' : 'caller', channel: w.channel, isGroup: w.isGroup, remoteJid: w.jid, lid: w.lid, profilePicUrl: w.pic }, trx));
-    }
+
+    const contactOf = new Map<number, Contact>();
+    const answer = (number: string): Contact => {
+      const r = rowOf.get(number)!;
+      const id = r.id as number;
+      if (!contactOf.has(id)) contactOf.set(id, this.toContact(r));
+      return contactOf.get(id)!;
+    };
+    const out = numbers.map(answer);
+    for (const id of created) events.unshift({ action: 'create', contact: contactOf.get(id)! });
     if (tagsOut) {
       // Created contacts have no tags; the others' links came with their rows.
-      const read = wanted.map((w) => rows.get(w.number)).filter((r): r is Record<string, unknown> => r !== undefined && found.get(String(r.number))?.id === r.id);
+      const read = [...new Map([...rowOf.values()].filter((r) => !created.has(r.id as number)).map((r) => [r.id as number, r])).values()];
       for (const [id, list] of await this.tagRefsOfRows(companyId, read)) tagsOut.set(id, list);
-      for (const c of found.values()) if (!tagsOut.has(c.id)) tagsOut.set(c.id, []);
+      for (const c of contactOf.values()) if (!tagsOut.has(c.id)) tagsOut.set(c.id, []);
     }
-    if (events.length) {
-      const send = () => events.forEach((e) => this.emit(companyId, e));
-      if (trx) trx.executionPromise.then(send, () => undefined);
-      else send();
+    if (events.length) trx.executionPromise.then(() => events.forEach((e) => this.emit(companyId, e)), () => undefined);
+    return out;
+  }
+
+  /**
+   * The stored contact of each wanted input (keyed by its number), read inside `trx` and locked FOR KEY
+   * SHARE; inputs nobody holds are left out. Per input, in order: the contact stored under its number; for
+   * a LID-only input (its number is its LID's digits) a phone contact holding that LID first; under the
+   * number's 9th-digit twin; (with `aliases`) a contact having one of them as an alias; the contact holding
+   * its LID (a phone contact before a LID-only one), then one having the LID as an alias. Ties: lowest id.
+   */
+  private async resolve(trx: Knex.Transaction, companyId: number, wanted: Wanted[], o: { withLinks: boolean; aliases: boolean }): Promise<Map<string, Record<string, unknown>>> {
+    const numbers = [...new Set(wanted.flatMap((w) => w.variants))];
+    const lids = [...new Set(wanted.flatMap((w) => [w.lid, w.lidGuess]).filter((l): l is string => Boolean(l)))];
+    const read = (where: (b: Knex.QueryBuilder) => void) => {
+      const b = trx('contacts').where('contacts.companyId', companyId).where(where).orderBy('contacts.id').forKeyShare('contacts');
+      return (o.withLinks ? b.select('contacts.*', trx.raw(tagLinksColumn('contacts'))) : b.select('contacts.*')) as Promise<Record<string, unknown>[]>;
+    };
+    const rows = await read((w) => {
+      void w.whereIn('contacts.number', numbers);
+      if (lids.length) void w.orWhereIn('contacts.lid', lids);
+    });
+    const aliasOf = new Map<string, number>();
+    if (o.aliases) {
+      const links: { contactId: number; kind: string; address: string }[] = await trx('contactAliases')
+        .where({ companyId })
+        .where((w) => {
+          void w.where('kind', 'number').whereIn('address', numbers);
+          if (lids.length) void w.orWhere((x) => x.where('kind', 'lid').whereIn('address', lids));
+        })
+        .select('contactId', 'kind', 'address');
+      for (const l of links) aliasOf.set(`${l.kind}:${l.address}`, l.contactId);
+      const have = new Set(rows.map((r) => r.id as number));
+      const more = [...new Set(links.map((l) => l.contactId))].filter((id) => !have.has(id));
+      if (more.length) rows.push(...(await read((w) => void w.whereIn('contacts.id', more))));
     }
-    return numbers.map((n) => found.get(n)!);
+    const byNumber = new Map<string, Record<string, unknown>>();
+    const byId = new Map<number, Record<string, unknown>>();
+    for (const r of rows) {
+      byId.set(r.id as number, r);
+      if (!byNumber.has(String(r.number))) byNumber.set(String(r.number), r);
+    }
+    const holdersOf = (lid: string) => rows.filter((r) => r.lid === lid).sort((a, b) => {
+      const phone = (r: Record<string, unknown>) => (r.number === lidUser(lid) ? 1 : 0);
+      return phone(a) - phone(b) || (a.id as number) - (b.id as number);
+    });
+    const out = new Map<string, Record<string, unknown>>();
+    for (const w of wanted) {
+      const lidHolder = w.lid ? holdersOf(w.lid)[0] : undefined;
+      const pick =
+        (w.lidOnly && lidHolder && lidHolder.number !== w.number ? lidHolder : undefined) ??
+        w.variants.map((v) => byNumber.get(v)).find(Boolean) ??
+        w.variants.map((v) => byId.get(aliasOf.get(`number:${v}`) ?? 0)).find(Boolean) ??
+        lidHolder ??
+        (w.lid ? byId.get(aliasOf.get(`lid:${w.lid}`) ?? 0) : undefined) ??
+        (w.lidGuess ? holdersOf(w.lidGuess).find((r) => r.number !== w.number) : undefined);
+      if (pick) out.set(w.number, pick);
+    }
+    return out;
+  }
+
+  /**
+   * Transaction-scoped advisory locks on the keys of inputs about to be created: their number's `phoneKey`
+   * (every spelling of one number shares it) and their LID, hashed per company, taken in one order.
+   */
+  private async lockKeys(trx: Knex.Transaction, companyId: number, wanted: Wanted[]): Promise<void> {
+    const keys = [...new Set(wanted.flatMap((w) => [`contact:${companyId}:n:${w.key}`, ...(w.lid ? [`contact:${companyId}:l:${w.lid}`] : [])]))];
+    await trx.raw('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT hashtextextended(x, 0) AS k FROM unnest(?::text[]) AS x ORDER BY 1) AS s', [keys]);
+  }
+
+  /**
+   * Creates one contact per person among `wanted` (inputs sharing a number key or a LID share one; a
+   * phone input's number is preferred to a LID's digits), `INSERT ... ON CONFLICT (company_id, number) DO
+   * NOTHING`. Answers the row of each input number created here (with `inserted: true`) or found under its
+   * exact number (created meanwhile by a caller that does not take the locks: the REST routes).
+   */
+  private async createFor(trx: Knex.Transaction, companyId: number, wanted: Wanted[], withLinks: boolean): Promise<Map<string, Record<string, unknown>>> {
+    // Phone inputs first: a person's contact is named by its phone number when one input knows it.
+    const order = [...wanted].sort((a, b) => Number(a.lidOnly) - Number(b.lidOnly));
+    const people: { lead: Wanted; members: Wanted[] }[] = [];
+    for (const w of order) {
+      const p = people.find((x) => x.members.some((m) => m.key === w.key || (w.lid !== null && m.lid === w.lid)));
+      if (p) p.members.push(w);
+      else people.push({ lead: w, members: [w] });
+    }
+    const acceptAudio = await this.shouldAcceptAudio(companyId);
+    const lead = (p: (typeof people)[number]) => ({
+      name: p.lead.name ?? p.members.find((m) => m.name)?.name ?? p.lead.number,
+      lid: p.members.find((m) => m.lid)?.lid ?? null,
+      jid: p.lead.jid ?? null,
+      pic: p.members.find((m) => m.pic)?.pic ?? null,
+    });
+    const inserted: Record<string, unknown>[] = await trx('contacts')
+      .insert(people.map((p) => {
+        const l = lead(p);
+        return { companyId, name: l.name, number: p.lead.number, channel: p.lead.channel, isGroup: p.lead.isGroup, remoteJid: l.jid, lid: l.lid, profilePicUrl: l.pic, acceptAudioMessage: acceptAudio };
+      }))
+      .onConflict(['companyId', 'number'])
+      .ignore()
+      .returning('*');
+    const out = new Map<string, Record<string, unknown>>();
+    const byNumber = new Map<string, Record<string, unknown>>(inserted.map((r) => [String(r.number), { ...r, inserted: true }]));
+    const raced = people.filter((p) => !byNumber.has(p.lead.number)).map((p) => p.lead.number);
+    if (raced.length) {
+      const b = trx('contacts').where('contacts.companyId', companyId).whereIn('contacts.number', raced).forKeyShare('contacts');
+      for (const r of (await (withLinks ? b.select('contacts.*', trx.raw(tagLinksColumn('contacts'))) : b.select('contacts.*'))) as Record<string, unknown>[]) byNumber.set(String(r.number), r);
+    }
+    for (const p of people) {
+      const row = byNumber.get(p.lead.number);
+      if (row) for (const m of p.members) out.set(m.number, row);
+    }
+    return out;
+  }
+
+  /**
+   * The contact (other than `exceptId`) that already is the person a phone `number` names (WhatsApp
+   * channels, not groups): stored under the number or its 9th-digit twin, or having one of them as an alias;
+   * undefined when none (and always for other channels and groups: their numbers are unique as typed).
+   */
+  async samePerson(db: Knex | Knex.Transaction, companyId: number, number: string, channel: ContactChannel, isGroup: boolean, exceptId?: number): Promise<{ id: number; number: string } | undefined> {
+    if (isGroup || (channel !== 'whatsapp' && channel !== 'whatsappapi')) return undefined;
+    const variants = phoneVariants(number);
+    const q = db('contacts')
+      .where({ companyId })
+      .where((w) => void w.whereIn('number', variants).orWhereIn('id', db('contactAliases').where({ companyId, kind: 'number' }).whereIn('address', variants).select('contactId')))
+      .orderByRaw('number = ? DESC, id ASC', [number])
+      .first('id', 'number');
+    if (exceptId !== undefined) q.whereNot('id', exceptId);
+    return (await q) as { id: number; number: string } | undefined;
   }
 
   async getByNumber(companyId: number, number: string): Promise<Contact | undefined> {
@@ -785,6 +920,42 @@ export class ContactStore implements ContactsService {
       .map((e) => ({ ...e, contactId, companyId }));
     if (rows.length) await trx('contactExtraInfo').insert(rows);
   }
+}
+
+/** One person a find-or-create call asks for, with the addresses it is looked up by. */
+interface Wanted {
+  number: string;
+  /** Names the contact if created. */
+  name: string | null;
+  /** A profile name: renames an existing contact. */
+  rename: string | null;
+  pic: string | null;
+  /** The LID JID (`user@lid`), when known. */
+  lid: string | null;
+  jid: string | null;
+  channel: ContactChannel;
+  isGroup: boolean;
+  /** A WhatsApp phone number (1:1): looked up under its 9th-digit twin too. */
+  phone: boolean;
+  /** The input knows only the LID: its number is the LID's digits. */
+  lidOnly: boolean;
+  /** The spellings it is looked up by (`number` first). */
+  variants: string[];
+  /** One key for all its spellings (`phoneKey`): the advisory lock while creating. */
+  key: string;
+  /**
+   * Digits without a LID that may be one (a 1:1 WhatsApp thread seen only by its LID, e.g. our own message
+   * sent from the phone, whose envelope carries no LID): `digits@lid`, looked up last, never stored.
+   */
+  lidGuess: string | null;
+}
+
+function wantedOf(w: Omit<Wanted, 'phone' | 'lidOnly' | 'variants' | 'key' | 'lidGuess'>): Wanted {
+  const lidOnly = w.lid !== null && lidUser(w.lid) === w.number;
+  const phone = !w.isGroup && (w.channel === 'whatsapp' || w.channel === 'whatsappapi') && /^\d{5,20}$/.test(w.number) && !lidOnly;
+  const variants = phone ? phoneVariants(w.number) : [w.number];
+  const lidGuess = phone && w.channel === 'whatsapp' && w.lid === null && variants.length === 1 && w.number.length >= 12 ? `${w.number}@lid` : null;
+  return { ...w, phone, lidOnly, variants, key: phone ? phoneKey(w.number) : w.number, lidGuess };
 }
 
 /** The privacy columns of a `contacts` row (issue 34). */

@@ -11,6 +11,7 @@ import { announceOutboundMessage, checkText, insertOutboundMessage, MESSAGE_MEDI
 import { safeMediaPath } from './inbound/fields';
 import { sendToContacts } from './messages/bulk';
 import { anonymizeContact, exportForContact, staleContactIds } from './data-subject';
+import { mergeContacts, previewContactMerge } from './contact-merge';
 
 /**
  * The `tickets` service other plugins use (contract.ts `TicketsService`): reading tickets, and the writes
@@ -54,6 +55,8 @@ export function ticketsServiceImpl(deps: TicketsDeps): TicketsService {
     exportForContact: (companyId, contactId) => exportForContact(deps, companyId, contactId),
     anonymizeContact: (companyId, contactId, trx) => anonymizeContact(deps, companyId, contactId, trx),
     staleContactIds: (companyId, before, afterContactId, limit) => staleContactIds(deps, companyId, before, afterContactId, limit),
+    previewContactMerge: (companyId, targetId, sourceIds) => previewContactMerge(deps, companyId, targetId, sourceIds),
+    mergeContacts: (companyId, targetId, sourceIds, trx) => mergeContacts(deps, companyId, targetId, sourceIds, trx),
     recentMessages: async (companyId, ticketId, limit) => {
       const rows = (await deps.db('messages')
         .where({ companyId, ticketId, isPrivate: false, isDeleted: false })

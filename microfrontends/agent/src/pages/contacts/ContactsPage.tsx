@@ -28,6 +28,7 @@ import {
   type OtherTicket,
 } from './api';
 import { ContactModal } from './ContactModal';
+import { MergeDialog, type MergeStart } from './MergeDialog';
 import { OpenTicketDialog } from './OpenTicketDialog';
 
 const Name = styled.span`
@@ -75,7 +76,8 @@ const IMPORT_POLL_MS = 4000;
  * with extra info and tags, block/unblock, delete (admins: contacts-page:deleteContact), the open-ticket
  * action (connection and queue; the existing-ticket answer as in the inbox), import of an .xls/.xlsx (or
  * .csv) sheet with its progress, counts and refused rows live from the server's `import-progress` /
- * `import-done` events, and export to .xlsx. Numbers are shown as the server answers them (masked for
+ * `import-done` events, export to .xlsx, and (admins) the merge of duplicate contacts with a preview first
+ * (MergeDialog: the server's likely duplicates, or a contact's row and the duplicates searched). Numbers are shown as the server answers them (masked for
  * attendants when lgpdHideNumber is on). Live on `company-{cid}-contact`: a created or updated contact is
  * re-read through `GET /contacts/:id` (so what shows is what the viewer may see), a deleted one goes.
  */
@@ -92,6 +94,7 @@ export function ContactsPage() {
   const [deleting, setDeleting] = useState<Contact | null>(null);
   const [blocking, setBlocking] = useState<Contact | null>(null);
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
+  const [merging, setMerging] = useState<MergeStart | null>(null);
   const [other, setOther] = useState<OtherTicket | null>(null);
   const [busy, setBusy] = useState(false);
   const [importing, setImporting] = useState<ImportState | null>(null);
@@ -228,6 +231,12 @@ export function ContactsPage() {
           <AgentIcon name="download" size={18} />
           {t('contacts.import.export')}
         </Button>
+        {mayDelete(me) ? (
+          <Button variant="secondary" onClick={() => setMerging({ kind: 'duplicates' })} data-testid="contacts-duplicates">
+            <AgentIcon name="merge" size={18} />
+            {t('contacts.merge.button')}
+          </Button>
+        ) : null}
         <Button onClick={() => setEditing({ id: null })} data-testid="contact-add">
           <AgentIcon name="plus" size={18} />
           {t('contacts.add')}
@@ -289,6 +298,11 @@ export function ContactsPage() {
                         <IconButton label={`${label}: ${c.name}`} tone="default" onClick={onClick} disabled={busy} data-testid={`contact-${action}-${c.id}`}>{action === 'export' ? <AgentIcon name="download" /> : <Icon name="eyeOff" size={20} />}</IconButton>
                       )} />
                     ) : null}
+                    {mayDelete(me) && !c.isGroup ? (
+                      <IconButton label={t('contacts.actions.merge', { name: c.name })} tone="default" onClick={() => setMerging({ kind: 'pick', contact: c })} data-testid={`contact-merge-${c.id}`}>
+                        <AgentIcon name="merge" />
+                      </IconButton>
+                    ) : null}
                     {mayDelete(me) ? (
                       <IconButton label={t('contacts.actions.delete', { name: c.name })} tone="default" onClick={() => setDeleting(c)}>
                         <AgentIcon name="trash" />
@@ -307,6 +321,16 @@ export function ContactsPage() {
           testId="contacts"
         />
       </TableCard>
+      {merging ? (
+        <MergeDialog
+          start={merging}
+          onClose={() => setMerging(null)}
+          onMerged={() => {
+            setMerging(null);
+            reloadList();
+          }}
+        />
+      ) : null}
       {editing ? <ContactModal contactId={editing.id} onClose={() => setEditing(null)} onSaved={(c) => apply({ type: 'upsert', record: c })} /> : null}
       {ticketFor ? (
         <OpenTicketDialog

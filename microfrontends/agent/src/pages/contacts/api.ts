@@ -34,6 +34,8 @@ export interface Contact {
   acceptAudioMessage: boolean;
   urlPicture: string | null;
   profilePicUrl: string | null;
+  /** The WhatsApp LID (`…@lid`) when known. */
+  lid?: string | null;
   tags?: ContactTag[];
   extraInfo?: ExtraInfo[];
 }
@@ -144,6 +146,46 @@ export async function exportContacts(): Promise<void> {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Merging duplicates (issue 33 item 5; plugins/contacts: admins only)
+
+/** A group of `GET /contacts/duplicates`: contacts that look like one person, and why. */
+export interface DuplicateGroup {
+  /** `ninthDigit`: Brazilian numbers with and without the 9th digit; `lid`: one WhatsApp LID. */
+  reasons: ('ninthDigit' | 'lid')[];
+  contacts: Contact[];
+}
+
+/** `POST /contacts/merge/preview`: the merge as it would happen now (nothing changes yet). */
+export interface MergePreview {
+  target: Contact;
+  sources: Contact[];
+  /** The contact kept, as it will be (its empty fields filled from the others). */
+  result: Contact;
+  /** What moves, by kind: tickets, ticketsJoined, messages, ticketNotes, tags, extraInfo, aliases, schedules... */
+  counts: Record<string, number>;
+  previewToken: string;
+}
+
+/** A contact of `GET /contacts/list` (pickers). */
+export interface ContactOption {
+  id: number;
+  name: string;
+  number: string;
+  channel: string;
+  isGroup: boolean;
+}
+
+/** The order the preview lists the counts in (others follow, by key). */
+export const MERGE_COUNT_KEYS = ['tickets', 'ticketsJoined', 'messages', 'ticketNotes', 'tags', 'extraInfo', 'schedules', 'aliases'] as const;
+
+export const fetchDuplicates = (signal?: AbortSignal) => api.get<{ groups: DuplicateGroup[] }>('/contacts/duplicates', { signal });
+export const previewMerge = (targetId: number, sourceIds: number[]) => api.post<MergePreview>('/contacts/merge/preview', { targetId, sourceIds });
+export const mergeContacts = (targetId: number, sourceIds: number[], previewToken: string) =>
+  api.post<{ contact: Contact; counts: Record<string, number> }>('/contacts/merge', { targetId, sourceIds, previewToken });
+/** `GET /contacts/list?searchParam`: up to 1000 contacts matching a name or number. */
+export const searchContactOptions = (term: string, signal?: AbortSignal) => api.get<ContactOption[]>('/contacts/list', { query: { searchParam: term || undefined }, signal });
 
 /** The ticket already serving a contact, from a POST /tickets 409 ERR_OTHER_OPEN_TICKET (as the inbox reads it). */
 export interface OtherTicket {

@@ -122,7 +122,11 @@ async function contactsOf(deps: TicketsDeps, trx: Knex.Transaction, live: Item[]
       channel: e.channel,
       isGroup: e.thread.isGroup,
       lid: !e.thread.isGroup && inbound ? e.sender?.lid : undefined,
-      remoteJid: wa ? (e.thread.isGroup ? `${e.thread.externalId}@g.us` : inbound ? e.sender?.jid : undefined) : undefined,
+      // The JID the person writes from (Baileys: its phone JID; Cloud API: its `wa_id`): replies go there, whatever
+      // spelling the contact is stored under (issue 33 item 5: a 12-digit id of a contact saved with the 9th digit).
+      remoteJid: wa
+        ? e.thread.isGroup ? `${e.thread.externalId}@g.us` : inbound ? e.sender?.jid : undefined
+        : e.channel === 'whatsappapi' && !e.thread.isGroup && inbound && e.sender?.phone ? `${e.sender.phone}@s.whatsapp.net` : undefined,
     });
     g.slots.push({ item: i, kind: 'thread' });
     if (e.thread.isGroup && inbound && e.sender) {

@@ -17,6 +17,8 @@ export type { WhatsappSessions } from './sessions';
  * - `SEND_MAX_RETRIES` (0..20, default 5), `SEND_RETRY_DELAY_MS` (default 2000), `SEND_OPEN_WAIT_MS`
  *   (default 5000): the outbound consumer's quick retries; `SEND_RETRY_HOURS` (default 24, also read from the plain
  *   `SEND_RETRY_HOURS`): how long a command is retried durably after them (see `OutboundConsumer`).
+ * - `LEASE_TTL_MS` (default 20000), `LEASE_RENEW_MS` (default 5000), `LEASE_SCAN_MS` (default 5000): the
+ *   session leases across nodes (see `SessionLeases`); a dead node's sessions move within TTL + SCAN.
  */
 export const WhatsappSessionsConfig = Type.Object({
   /** Unset: true, except under NODE_ENV=test. */
@@ -26,6 +28,12 @@ export const WhatsappSessionsConfig = Type.Object({
   sendOpenWaitMs: Type.Integer({ minimum: 0, maximum: 120000, default: 5000 }),
   /** How long a command keeps being retried after its first attempt, hours (after the quick retries, durably). */
   sendRetryHours: Type.Number({ minimum: 0, maximum: 168, default: 24, env: 'SEND_RETRY_HOURS' }),
+  /** A session lease lasts this long without renewal, ms (a dead node's sessions are free after it). */
+  leaseTtlMs: Type.Integer({ minimum: 200, maximum: 600000, default: 20000 }),
+  /** How often a node renews its session leases, ms (must be below LEASE_TTL_MS; a third of it or less is advised). */
+  leaseRenewMs: Type.Integer({ minimum: 50, maximum: 300000, default: 5000 }),
+  /** How often a node looks for expired session leases to take over, ms. */
+  leaseScanMs: Type.Integer({ minimum: 50, maximum: 300000, default: 5000 }),
 });
 export type WhatsappSessionsConfig = Static<typeof WhatsappSessionsConfig>;
 
@@ -45,7 +53,7 @@ export interface WhatsappSessionsPluginOptions {
 /**
  * The whatsapp-sessions plugin: WhatsApp Web (Baileys) sessions. Owns `baileys_auth`; serves
  * `/whatsappsession/:id` (POST start, PUT new QR, DELETE disconnect) and `/whatsapp-restart/`; runs one
- * session per connection across nodes (advisory locks); publishes inbound envelopes on
+ * session per connection across nodes (leases in PostgreSQL, taken over when a node dies); publishes inbound envelopes on
  * `channel.inbound.whatsapp.<kind>`; consumes `message.send` for channel 'whatsapp'; follows
  * `connection.created` / `connection.updated` / `connection.deleted`. Provides the `whatsapp-sessions` service
  * (contract: `./contract.ts`, `@atendo/plugin-whatsapp-sessions/contract`). This factory takes injection
@@ -67,6 +75,7 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
       const cfg = ctx.config;
       const autostart = options.autostart ?? cfg.autostart ?? ctx.kernel.nodeEnv !== 'test';
       let outbound: OutboundConsumer | undefined;
+      if (cfg.leaseRenewMs >= cfg.leaseTtlMs) throw new Error('WHATSAPP_SESSIONS_LEASE_RENEW_MS must be below WHATSAPP_SESSIONS_LEASE_TTL_MS');
       const sessions = new WhatsappSessions({
         db: ctx.db,
         bus: ctx.bus,
@@ -79,6 +88,9 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
         baileys: options.baileys,
         backoff: options.backoff,
         random: options.random,
+        leases: { ttlMs: cfg.leaseTtlMs, renewMs: cfg.leaseRenewMs, scanMs: cfg.leaseScanMs },
+        // A node that starts no session by itself (AUTOSTART off) does not take sessions over either.
+        takeOver: autostart,
         onSessionStarted: (id) => outbound?.follow(id),
         onSessionStopped: (id) => outbound?.unfollow(id),
       });

@@ -6,8 +6,8 @@ import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@aten
 import connectionsPlugin from '@atendo/plugin-connections';
 import { connectionsService } from '@atendo/plugin-connections/contract';
 import { fakeFactory, type FakeSocket } from '../../../channels/whatsapp/test/fake-socket';
-import { SESSION_LOCK_CLASS } from '../src/locks';
 import { createWhatsappSessionsPlugin, type WhatsappSessions } from '../src/plugin';
+import { SessionLeases } from '../src/leases';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -75,8 +75,8 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     return { id, sock };
   }
   const authRows = async (id: number) => Number((await k.db('baileys_auth').where({ connectionId: id }).count({ c: '*' }).first())?.c ?? 0);
-  const lockHeld = async (id: number) =>
-    (await k.db.raw(`SELECT count(*)::int AS c FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::int::oid AND objid = ?::int::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [SESSION_LOCK_CLASS, id])).rows[0].c > 0;
+  /** True when some node holds a live lease of the connection's session. */
+  const lockHeld = async (id: number) => Boolean(await k.db('whatsapp_session_leases').where({ connectionId: id }).where('expiresAt', '>', k.db.fn.now()).first('connectionId'));
 
   test('POST /whatsappsession/:id starts the session: OPENING then qrcode pushed to the company, never to another company', async () => {
     const a = await listen(A.admin);
@@ -432,7 +432,48 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     } finally {
       await k2.close();
     }
-    // Node 2 is gone: its lock went with it.
+    // Node 2 is gone: it handed its lease over (expired at once).
     await waitFor(async () => !(await lockHeld(id)));
+  });
+
+  test('leases: a lease its node stops renewing expires and is taken over (epoch + 1); the old holder learns it lost it; company-scoped', async () => {
+    const id = await connection(A.admin);
+    const lost: number[][] = [];
+    const orphans: number[] = [];
+    const timings = { ttlMs: 400, renewMs: 100, scanMs: 100 };
+    const one = new SessionLeases({ db: k.db, log: k.app.log, nodeId: 'node-one', timings, takeOver: false, onLost: (ids) => lost.push(ids) });
+    const two = new SessionLeases({ db: k.db, log: k.app.log, nodeId: 'node-two', timings, onLost: () => undefined, onOrphans: (list) => void orphans.push(...list.map((o) => o.connectionId)) });
+    try {
+      expect(await one.tryAcquire(id, A.companyId)).toBe(true);
+      expect(await two.tryAcquire(id, A.companyId)).toBe(false);
+      // Another company cannot take the lease of A's connection, even once it expired.
+      expect(await two.tryAcquire(id, B.companyId)).toBe(false);
+      expect(await two.heldElsewhere(id)).toBe(true);
+      expect((await one.lease(id))?.epoch).toBe(1);
+      // Renewing keeps it alive past its ttl.
+      await sleep(250);
+      await one.renew();
+      await sleep(250);
+      expect(await two.tryAcquire(id, A.companyId)).toBe(false);
+      // Node one stops renewing (as if killed): the lease expires, node two's scan sees it and takes it.
+      two.start();
+      await waitFor(() => orphans.includes(id), 3000);
+      expect(await two.tryAcquire(id, B.companyId)).toBe(false);
+      expect(await two.tryAcquire(id, A.companyId)).toBe(true);
+      expect(await one.lease(id)).toMatchObject({ nodeId: 'node-two', epoch: 2 });
+      // Node one wakes up: its renewal finds the lease gone and reports it lost.
+      await one.renew();
+      expect(lost).toEqual([[id]]);
+      expect(one.holds(id)).toBe(false);
+      // A handover expires the lease at once; a delete removes it.
+      await two.release(id, 'handover');
+      expect(await one.heldElsewhere(id)).toBe(false);
+      expect(await one.tryAcquire(id, A.companyId)).toBe(true);
+      await one.release(id, 'delete');
+      expect(await one.lease(id)).toBeUndefined();
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 });

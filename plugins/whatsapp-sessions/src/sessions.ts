@@ -9,7 +9,10 @@ import {
   SessionManager,
   type BackoffOptions,
   type BaileysModule,
+  type GapSyncOptions,
   type MediaDownloader,
+  type ProbeOptions,
+  type SessionAlert,
   type SessionLogger,
   type SocketFactory,
 } from '@atendo/channel-whatsapp';
@@ -28,6 +31,11 @@ export interface WhatsappSessionsOptions {
   baileys?: () => Promise<BaileysModule>;
   backoff?: Partial<BackoffOptions>;
   random?: () => number;
+  /** Liveness probe and gap history sync of each session (see `SessionManager`). */
+  probe?: Partial<ProbeOptions>;
+  gapSync?: Partial<GapSyncOptions>;
+  /** A session's alert (dropped, recovered, needs-qr, closed, timeout). */
+  onAlert?(companyId: number, connectionId: number, alert: SessionAlert): void | Promise<void>;
   /** Lease timings (see `SessionLeases`). */
   leases?: Partial<LeaseTimings>;
   /** Take over the sessions of dead nodes (expired leases). Default true. */
@@ -227,6 +235,11 @@ export class WhatsappSessions implements WhatsappSessionsService {
       baileys: o.baileys,
       backoff: o.backoff,
       random: o.random,
+      probe: o.probe,
+      gapSync: o.gapSync,
+      onAlert: (alert) => {
+        void Promise.resolve(o.onAlert?.(companyId, id, alert)).catch((err: unknown) => this.log.error({ err, connectionId: id }, 'whatsapp-sessions: onAlert failed'));
+      },
       emit: (envelopes) => this.publish(envelopes),
       onStopped: (reason) => {
         if (this.sessions.get(id) === session) this.sessions.delete(id);

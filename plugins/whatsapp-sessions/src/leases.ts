@@ -64,6 +64,8 @@ export class SessionLeases {
   /** Held leases -> local time (ms) until which they are surely ours (start of the last renewal + ttl). */
   private readonly held = new Map<number, number>();
   private readonly pending = new Map<number, Promise<boolean>>();
+  /** The last lease write of each connection: acquire and release of one connection apply in call order. */
+  private readonly writes = new Map<number, Promise<unknown>>();
   private renewTimer: NodeJS.Timeout | undefined;
   private scanTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
@@ -107,7 +109,7 @@ export class SessionLeases {
     if (this.held.has(connectionId)) return Promise.resolve(true);
     const inFlight = this.pending.get(connectionId);
     if (inFlight) return inFlight;
-    const run = (async () => {
+    const run = this.serial(connectionId, async () => {
       if (this.closed) return false;
       const started = Date.now();
       const ttl = this.timings.ttlMs;
@@ -132,7 +134,7 @@ export class SessionLeases {
         if ((err as { code?: string })?.code === '23503') return false;
         throw err;
       }
-    })().finally(() => this.pending.delete(connectionId));
+    }).finally(() => this.pending.delete(connectionId));
     this.pending.set(connectionId, run);
     return run;
   }
@@ -140,13 +142,26 @@ export class SessionLeases {
   /** Lets the lease of `connectionId` go (see `ReleaseMode`); no-op when this node does not hold it. */
   async release(connectionId: number, mode: ReleaseMode): Promise<void> {
     if (!this.held.delete(connectionId) || mode === 'forget') return;
-    try {
-      const q = this.db(LEASE_TABLE).where({ connectionId, nodeId: this.nodeId });
-      if (mode === 'delete') await q.del();
-      else await q.update({ expiresAt: this.db.fn.now() });
-    } catch (err) {
-      this.log.warn({ err, connectionId, mode }, 'whatsapp-sessions: releasing a session lease failed');
-    }
+    await this.serial(connectionId, async () => {
+      try {
+        const q = this.db(LEASE_TABLE).where({ connectionId, nodeId: this.nodeId });
+        if (mode === 'delete') await q.del();
+        else await q.update({ expiresAt: this.db.fn.now() });
+      } catch (err) {
+        this.log.warn({ err, connectionId, mode }, 'whatsapp-sessions: releasing a session lease failed');
+      }
+    });
+  }
+
+  /** Runs `fn` after the previous lease write of `connectionId` settled (a release then an acquire keep their order). */
+  private serial<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
+    const run = (this.writes.get(connectionId) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.writes.set(connectionId, tail);
+    void tail.then(() => {
+      if (this.writes.get(connectionId) === tail) this.writes.delete(connectionId);
+    });
+    return run;
   }
 
   /** True when another node holds a live lease of `connectionId`. */

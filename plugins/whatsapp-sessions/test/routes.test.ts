@@ -193,6 +193,10 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     lastOf(id).ev.emit('connection.update', { qr: 'NEW-QR' });
     await waitFor(async () => (await status(A.admin, id)).qrcode === 'NEW-QR');
     expect(await lockHeld(id)).toBe(true);
+    // The release of the old session's lease never lands after the new session took it: a renewal keeps it.
+    await sessions.leases.renew();
+    expect(sessions.leases.holds(id)).toBe(true);
+    expect(sessions.get(id)?.state).toBe('connecting');
   });
 
   test('POST /whatsappsession/:id/pairing-code pairs by phone number: PAIRING with the code (admins only), QR refreshes not pushed, then CONNECTED', async () => {

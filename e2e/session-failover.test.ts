@@ -87,11 +87,11 @@ describeWithBroker('a Baileys session moves to the other node after a kill -9 of
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '3000',
     });
-    // Node A first (it seeds the platform company and its admin), then node B.
+    // Both at once: the database has no migration to run (knex takes its migration lock inside a transaction,
+    // so two nodes wait for each other instead of failing), and the first-start seed is serialised.
     nodes.a = start('a');
-    await waitForUrl(`${base('a')}/ready`, nodes.a, 180_000);
     nodes.b = start('b');
-    await waitForUrl(`${base('b')}/ready`, nodes.b, 180_000);
+    await Promise.all([waitForUrl(`${base('a')}/ready`, nodes.a, 180_000), waitForUrl(`${base('b')}/ready`, nodes.b, 180_000)]);
   }, 400_000);
 
   afterAll(async () => {

@@ -82,6 +82,20 @@ export async function emptyDatabase(prefix: string): Promise<{ url: string; drop
   return { url, drop: () => dropDatabase(url) };
 }
 
+/**
+ * A new database on the test run's PostgreSQL server cloned from the run's template, which jest's global setup
+ * migrated with the kernel's and every plugin's migrations (a process booting on it has none to run);
+ * `drop()` removes it.
+ */
+export async function migratedDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.ATENDO_TEST_PG_BASE;
+  const template = process.env.ATENDO_TEST_TEMPLATE;
+  if (!base || !template) throw new Error('jest globalSetup (kernel/testing) did not run');
+  const url = withDb(base, `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`);
+  await ensureDatabase(url, template);
+  return { url, drop: () => dropDatabase(url) };
+}
+
 /** The environment of a child process without the jest and npm variables of this one. */
 export function cleanEnv(extra: Record<string, string | undefined>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};

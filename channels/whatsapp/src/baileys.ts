@@ -44,6 +44,23 @@ export interface SocketLike {
   requestPairingCode?(phoneNumber: string): Promise<string>;
   /** Which of the given numbers or JIDs have a WhatsApp account (only those are answered, with their JID). */
   onWhatsApp?(...phoneNumber: string[]): Promise<{ jid: string; exists: unknown }[] | undefined>;
+  /**
+   * Sends a binary node and waits for its answer (Baileys `query`; undefined when it timed out). The session's
+   * liveness probe sends WhatsApp's ping IQ (`xmlns: 'w:p'`) through it.
+   */
+  query?(node: BinaryNodeLike, timeoutMs?: number): Promise<BinaryNodeLike | undefined>;
+  /**
+   * Asks the phone for `count` messages of a chat older than `oldestMsgKey` (on-demand history sync); they
+   * arrive later as a `messaging-history.set` event of sync type ON_DEMAND. Answers the request's id.
+   */
+  fetchMessageHistory?(count: number, oldestMsgKey: WAMessageKey, oldestMsgTimestamp: number): Promise<string>;
+}
+
+/** A WhatsApp binary node as Baileys' `query` takes and answers it. */
+export interface BinaryNodeLike {
+  tag: string;
+  attrs: Record<string, string>;
+  content?: unknown;
 }
 
 /** A Baileys-compatible logger (pino and Fastify's logger fit). */

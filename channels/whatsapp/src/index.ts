@@ -14,6 +14,7 @@ export {
   type BaileysModule,
   type BaileysLogger,
   type SocketLike,
+  type BinaryNodeLike,
   type SocketEvents,
   type SocketFactory,
   type SocketFactoryOptions,

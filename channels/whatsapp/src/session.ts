@@ -29,12 +29,74 @@ import { buildContent, recipientJid } from './send';
  *     session stops until a manual `start()`.
  * A socket factory or auth-state error counts as a failure too: the session fails soft, it never throws
  * out of an event handler.
+ *
+ * Liveness ("connected but dead", issue 33 item 3): while open, the session sends WhatsApp's ping IQ through
+ * the socket every `probe.intervalMs`; `probe.maxMisses` pings in a row unanswered within `probe.timeoutMs`
+ * close the socket as `livenessProbe` (a failure: DISCONNECTED, reconnect with backoff). Pushes that report
+ * a close carry `reason` (the `DisconnectReason` name, or `livenessProbe`) for the connection's status history.
+ *
+ * Alerts (`onAlert`): `dropped` (an open socket closed and the session reconnects), `recovered` (open again after
+ * a drop), `needs-qr` (logged out / bad session: a new QR code is needed), `closed` (403/440: WhatsApp closed it,
+ * no reconnect), `timeout` (TIMEOUT). Closes the session itself asked for (stop, logout, restart) raise none.
+ *
+ * Gap (history sync): after a drop, once open again, for each chat that gets a message within
+ * `gapSync.windowMs` the session asks the phone for the `gapSync.count` messages before it (Baileys
+ * `fetchMessageHistory`, at most `gapSync.maxChats` chats a gap); messages of the ON_DEMAND history sync that
+ * answers are emitted like live ones when they fall inside the gap (from the last event of the old socket to
+ * the reopening), others are dropped. The pipeline dedupes by idempotency key, so messages that WhatsApp
+ * delivered anyway (offline delivery) are not stored twice.
  */
+
+/** A status change a session pushes (`reason`: why a close happened, for the status history). */
+export interface SessionStatusUpdate {
+  status: string;
+  qrcode?: string;
+  retries?: number;
+  number?: string;
+  reason?: string;
+}
 
 /** The part of the `connections` service a session uses. */
 export interface SessionConnections {
   get(companyId: number, id: number): Promise<{ allowGroup: boolean; channel: string } | undefined>;
-  updateStatus(companyId: number, id: number, update: { status: string; qrcode?: string; retries?: number; number?: string }): Promise<unknown>;
+  updateStatus(companyId: number, id: number, update: SessionStatusUpdate): Promise<unknown>;
+}
+
+/** Liveness probe of an open socket. Milliseconds. */
+export interface ProbeOptions {
+  /** Between pings (default 30000; 0 turns the probe off). */
+  intervalMs: number;
+  /** How long a ping may take (default 10000). */
+  timeoutMs: number;
+  /** Pings in a row without an answer before the socket counts as dead (default 2). */
+  maxMisses: number;
+}
+
+export const DEFAULT_PROBE: ProbeOptions = { intervalMs: 30_000, timeoutMs: 10_000, maxMisses: 2 };
+
+/** History sync of the gap a drop left. */
+export interface GapSyncOptions {
+  /** After reopening, how long chats with new messages get a history request (default 120000; 0 turns it off). */
+  windowMs: number;
+  /** Messages asked for per chat (default 50). */
+  count: number;
+  /** Chats asked for per gap (default 20). */
+  maxChats: number;
+}
+
+export const DEFAULT_GAP_SYNC: GapSyncOptions = { windowMs: 120_000, count: 50, maxChats: 20 };
+
+/** Baileys' `HistorySync.HistorySyncType.ON_DEMAND`. */
+export const HISTORY_SYNC_ON_DEMAND = 6;
+
+/** What a session tells its owner about (see the class doc). Times are ISO strings. */
+export interface SessionAlert {
+  kind: 'dropped' | 'recovered' | 'needs-qr' | 'closed' | 'timeout';
+  /** `DisconnectReason` name (`connectionLost`, `loggedOut`, ...), `livenessProbe`, or 'unknown'. */
+  reason: string;
+  at: string;
+  /** `recovered`: how long the connection was down, ms. */
+  downMs?: number;
 }
 
 /** Reconnection policy. Delays in milliseconds. */
@@ -93,6 +155,12 @@ export interface SessionDeps {
    * the QR code.
    */
   pairingPhone?: string;
+  /** Liveness probe of the open socket (defaults `DEFAULT_PROBE`). */
+  probe?: Partial<ProbeOptions>;
+  /** History sync of a drop's gap (defaults `DEFAULT_GAP_SYNC`). */
+  gapSync?: Partial<GapSyncOptions>;
+  /** Drops, recoveries and sessions that need the admin (called synchronously; must not throw). */
+  onAlert?(alert: SessionAlert): void;
 }
 
 export type SessionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'stopped';
@@ -149,6 +217,17 @@ export class SessionManager {
   private readonly deps: SessionDeps;
   private readonly log: SessionLogger;
   private readonly backoff: BackoffOptions;
+  private readonly probeOpts: ProbeOptions;
+  private readonly gapOpts: GapSyncOptions;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private probeMisses = 0;
+  /** Local time of the last event of the current socket (a dead socket's gap starts there). */
+  private lastEventAt = 0;
+  /** Set while the connection is down after a drop: when it dropped and where its gap starts. */
+  private down: { at: number; gapFrom: number } | undefined;
+  /** The gap being filled after a reopening: its bounds (ms), until when chats get requests, chats asked. */
+  private gap: { from: number; to: number; until: number; chats: Set<string> } | undefined;
   private _state: SessionState = 'idle';
   private sock: SocketLike | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -181,6 +260,8 @@ export class SessionManager {
     this.deps = deps;
     this.log = deps.log.child({ plugin: 'whatsapp', companyId, connectionId });
     this.backoff = { ...DEFAULT_BACKOFF, ...deps.backoff };
+    this.probeOpts = { ...DEFAULT_PROBE, ...deps.probe };
+    this.gapOpts = { ...DEFAULT_GAP_SYNC, ...deps.gapSync };
   }
 
   /** idle (never started), connecting, open, waiting (reconnect timer), stopped (until the next `start()`). */
@@ -420,6 +501,11 @@ export class SessionManager {
    */
   private onEvents(gen: number, events: Partial<BaileysEventMap>): Promise<void> {
     if (gen !== this.generation) return Promise.resolve();
+    this.lastEventAt = Date.now();
+    const history = events['messaging-history.set'];
+    if (history) {
+      this.queue = this.queue.then(() => this.onHistory(history)).catch((err: unknown) => this.log.error({ err }, 'whatsapp: history sync handling failed'));
+    }
     for (const name of MESSAGE_EVENTS) {
       if (events[name] !== undefined) {
         const data = events[name];
@@ -467,6 +553,14 @@ export class SessionManager {
       this.quickRestarts = 0;
       const user = this.sock?.user ?? undefined;
       this.me = user ? { id: user.id, lid: user.lid, name: user.name } : undefined;
+      this.startProbe(gen);
+      const down = this.down;
+      this.down = undefined;
+      if (down) {
+        const now = Date.now();
+        this.gap = this.gapOpts.windowMs > 0 ? { from: down.gapFrom, to: now, until: now + this.gapOpts.windowMs, chats: new Set() } : undefined;
+        this.alert({ kind: 'recovered', reason: 'reconnected', downMs: now - down.at });
+      }
       await this.push({ status: 'CONNECTED', qrcode: '', retries: 0, number: user?.id ? jidUser(user.id) : undefined });
       const waiters = this.openWaiters;
       this.openWaiters = [];
@@ -475,24 +569,33 @@ export class SessionManager {
     if (u.connection === 'close') await this.onClose(gen, disconnectCode(u.lastDisconnect?.error));
   }
 
-  private async onClose(gen: number, code: number | undefined): Promise<void> {
+  private async onClose(gen: number, code: number | undefined, why?: string): Promise<void> {
     if (gen !== this.generation || this._state === 'stopped') return;
+    const wasOpen = this._state === 'open';
     this.detach();
     // A manual start or stop while this runs wins: nothing below may end the newer session.
     const current = this.generation;
     const stillOurs = () => current === this.generation && !this.stopping;
-    const reason = code !== undefined ? (DISCONNECT_REASONS[code] ?? String(code)) : 'unknown';
+    const reason = why ?? (code !== undefined ? (DISCONNECT_REASONS[code] ?? String(code)) : 'unknown');
     if (code !== undefined && FINAL_CLEAR.has(code)) {
       this.log.warn({ code, reason }, 'whatsapp: session ended for good; auth state cleared');
+      this.down = undefined;
       await this.clearAuth();
-      await this.push({ status: 'DISCONNECTED', qrcode: '', retries: 0 });
-      if (stillOurs()) this.finish(reason);
+      await this.push({ status: 'DISCONNECTED', qrcode: '', retries: 0, reason });
+      if (stillOurs()) {
+        this.alert({ kind: 'needs-qr', reason });
+        this.finish(reason);
+      }
       return;
     }
     if (code !== undefined && FINAL_KEEP.has(code)) {
       this.log.warn({ code, reason }, 'whatsapp: session closed by WhatsApp; not reconnecting');
-      await this.push({ status: 'DISCONNECTED', qrcode: '', retries: this.failures });
-      if (stillOurs()) this.finish(reason);
+      this.down = undefined;
+      await this.push({ status: 'DISCONNECTED', qrcode: '', retries: this.failures, reason });
+      if (stillOurs()) {
+        this.alert({ kind: 'closed', reason });
+        this.finish(reason);
+      }
       return;
     }
     if (code === 515 && this.quickRestarts < 3) {
@@ -502,15 +605,24 @@ export class SessionManager {
       return;
     }
     this.failures++;
+    if (wasOpen && !this.down) {
+      const now = Date.now();
+      this.down = { at: now, gapFrom: Math.min(now, this.lastEventAt || now) };
+      this.alert({ kind: 'dropped', reason });
+    }
     if (this.failures >= this.backoff.maxFailures) {
       this.log.warn({ code, reason, failures: this.failures }, 'whatsapp: too many failed attempts; TIMEOUT until a manual restart');
-      await this.push({ status: 'TIMEOUT', qrcode: '', retries: this.failures });
-      if (stillOurs()) this.finish('timeout');
+      await this.push({ status: 'TIMEOUT', qrcode: '', retries: this.failures, reason });
+      if (stillOurs()) {
+        this.down = undefined;
+        this.alert({ kind: 'timeout', reason });
+        this.finish('timeout');
+      }
       return;
     }
     const delay = backoffDelay(this.failures, this.backoff, this.deps.random);
     this.log.info({ code, reason, failures: this.failures, delay }, 'whatsapp: connection closed, reconnecting after a delay');
-    await this.push({ status: 'DISCONNECTED', qrcode: '', retries: this.failures });
+    await this.push({ status: 'DISCONNECTED', qrcode: '', retries: this.failures, reason });
     if (!stillOurs() || (this._state as SessionState) !== 'idle') return;
     this._state = 'waiting';
     this.timer = setTimeout(() => {
@@ -520,9 +632,110 @@ export class SessionManager {
     this.timer.unref?.();
   }
 
+  /** Tells the owner (never throws). */
+  private alert(a: Omit<SessionAlert, 'at'>): void {
+    try {
+      this.deps.onAlert?.({ ...a, at: new Date().toISOString() });
+    } catch (err) {
+      this.log.error({ err }, 'whatsapp: onAlert failed');
+    }
+  }
+
+  // ------------------------------------------------------------------ liveness
+
+  private startProbe(gen: number): void {
+    this.stopProbe();
+    if (!(this.probeOpts.intervalMs > 0) || !this.sock?.query) return;
+    this.probeMisses = 0;
+    this.probeTimer = setInterval(() => void this.probeOnce(gen), this.probeOpts.intervalMs);
+    this.probeTimer.unref?.();
+  }
+
+  private stopProbe(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = undefined;
+    this.probeMisses = 0;
+  }
+
+  /**
+   * One ping through the open socket. An answer resets the miss count; `maxMisses` misses in a row mean the
+   * socket is connected but dead: it is closed as `livenessProbe` and the session reconnects with backoff.
+   */
+  async probeOnce(gen = this.generation): Promise<boolean> {
+    const sock = this.sock;
+    if (this.probing || gen !== this.generation || this._state !== 'open' || !sock?.query) return true;
+    this.probing = true;
+    let ok = false;
+    try {
+      const answer = await withTimeout(sock.query({ tag: 'iq', attrs: { to: '@s.whatsapp.net', type: 'get', xmlns: 'w:p' }, content: [{ tag: 'ping', attrs: {} }] }, this.probeOpts.timeoutMs), this.probeOpts.timeoutMs + 1000);
+      ok = Boolean(answer) && answer?.attrs?.type !== 'error';
+    } catch {
+      ok = false;
+    } finally {
+      this.probing = false;
+    }
+    if (gen !== this.generation || this._state !== 'open') return true;
+    if (ok) {
+      this.probeMisses = 0;
+      return true;
+    }
+    this.probeMisses++;
+    this.log.warn({ misses: this.probeMisses, maxMisses: this.probeOpts.maxMisses }, 'whatsapp: the liveness ping got no answer');
+    if (this.probeMisses < this.probeOpts.maxMisses) return true;
+    this.log.warn('whatsapp: the socket is connected but dead (liveness probe); closing it and reconnecting');
+    // onClose detaches the socket before its first await: the close event `end` may emit is ignored.
+    const closing = this.onClose(gen, 408, 'livenessProbe');
+    try {
+      sock.end?.(Object.assign(new Error('liveness probe: no answer'), { output: { statusCode: 408 } }) as Error);
+    } catch {
+      /* already closed */
+    }
+    this.control = this.control.then(() => closing).catch((err: unknown) => void this.log.error({ err }, 'whatsapp: closing a dead socket failed'));
+    await closing.catch(() => undefined);
+    return false;
+  }
+
+  // ------------------------------------------------------------------ gap (history sync)
+
+  /** After a reopening: asks the phone for the messages before the first one of a chat (once per chat). */
+  private requestGap(messages: WAMessage[]): void {
+    const gap = this.gap;
+    const sock = this.sock;
+    if (!gap || !sock?.fetchMessageHistory) return;
+    if (Date.now() > gap.until) {
+      this.gap = undefined;
+      return;
+    }
+    for (const m of messages) {
+      const jid = m?.key?.remoteJid;
+      const ts = messageTimeMs(m);
+      if (!jid || !m.key.id || ts === undefined || gap.chats.has(jid) || jid === 'status@broadcast') continue;
+      if (gap.chats.size >= this.gapOpts.maxChats) return;
+      gap.chats.add(jid);
+      sock.fetchMessageHistory(this.gapOpts.count, m.key, ts).then(
+        () => this.log.info({ chat: jid, gapFrom: new Date(gap.from).toISOString(), gapTo: new Date(gap.to).toISOString() }, 'whatsapp: asked the phone for the messages of the gap'),
+        (err: unknown) => this.log.warn({ err, chat: jid }, 'whatsapp: asking for the messages of the gap failed'),
+      );
+    }
+  }
+
+  /** `messaging-history.set`: messages of an ON_DEMAND sync inside the gap are emitted like live ones. */
+  private async onHistory(data: Partial<BaileysEventMap['messaging-history.set']>): Promise<void> {
+    const gap = this.gap;
+    if (!gap || Number(data.syncType) !== HISTORY_SYNC_ON_DEMAND) return;
+    // A minute of slack before the gap: the old socket may have been dead before its last event.
+    const inside = (data.messages ?? []).filter((m) => {
+      const ts = messageTimeMs(m);
+      return ts !== undefined && ts >= gap.from - 60_000 && ts <= gap.to;
+    });
+    this.log.info({ received: data.messages?.length ?? 0, inGap: inside.length }, 'whatsapp: history sync for the gap');
+    if (inside.length) await this.onMessages('messages.upsert', { messages: inside, type: 'append' });
+  }
+
   /** Detaches from the current socket: later events of it are ignored. */
   private detach(): void {
     this.generation++;
+    this.stopProbe();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.sock = undefined;
@@ -561,14 +774,14 @@ export class SessionManager {
   }
 
   /** Pushes a status change (skipping exact repeats); a connection that no longer exists stops the session. */
-  private push(update: { status: string; qrcode?: string; retries?: number; number?: string }): Promise<void> {
+  private push(update: SessionStatusUpdate): Promise<void> {
     // Writes apply in call order (a late CONNECTED must not overwrite a later DISCONNECTED).
     const run = this.pushes.then(() => this.pushNow(update));
     this.pushes = run.catch(() => undefined);
     return run;
   }
 
-  private async pushNow(update: { status: string; qrcode?: string; retries?: number; number?: string }): Promise<void> {
+  private async pushNow(update: SessionStatusUpdate): Promise<void> {
     const clean = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as typeof update;
     const last = this.lastPushed;
     if (Object.entries(clean).every(([k, v]) => last[k] === v)) return;
@@ -613,6 +826,7 @@ export class SessionManager {
           this.recent.set(m.key.id, { key: m.key, message: m.message });
         }
       }
+      if (this.gap && (data as { type?: string })?.type !== 'append') this.requestGap(((data as { messages?: WAMessage[] })?.messages ?? []) as WAMessage[]);
     }
     const envelopes = normalizeEvent(event, data, {
       companyId: this.companyId,
@@ -704,4 +918,11 @@ function brVariants(n: string): string[] {
   if (n.length === 13 && n[4] === '9') return [n.slice(0, 4) + n.slice(5)];
   if (n.length === 12 && /[6-9]/.test(n[4])) return [`${n.slice(0, 4)}9${n.slice(4)}`];
   return [];
+}
+
+/** A message's time in milliseconds (`messageTimestamp` is in seconds: a number, a digit string or a Long). */
+function messageTimeMs(m: WAMessage | undefined): number | undefined {
+  const t = m?.messageTimestamp as unknown;
+  const n = typeof t === 'number' ? t : typeof t === 'string' ? Number(t) : t && typeof (t as { toNumber?: unknown }).toNumber === 'function' ? (t as { toNumber(): number }).toNumber() : Number(t);
+  return Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
 }

@@ -1,5 +1,6 @@
 import { makeEventBuffer, type AnyMessageContent, type WAMessage } from '@whiskeysockets/baileys';
-import type { BaileysLogger, SocketFactory, SocketFactoryOptions, SocketLike } from '../src/index';
+import type { BaileysLogger, BinaryNodeLike, SocketFactory, SocketFactoryOptions, SocketLike } from '../src/index';
+import type { WAMessageKey } from '@whiskeysockets/baileys';
 
 /** A logger that drops everything (Baileys' event buffer and the session accept it). */
 export const silentLogger: BaileysLogger & { child(): BaileysLogger } = {
@@ -47,6 +48,25 @@ export class FakeSocket implements SocketLike {
   async requestPairingCode(phoneNumber: string): Promise<string> {
     this.pairingRequests.push(phoneNumber);
     return this.pairingImpl ? this.pairingImpl(phoneNumber) : 'ABCD1234';
+  }
+
+  /**
+   * Pings (the session's liveness probe) and other queries: answered `{tag: 'iq', attrs: {type: 'result'}}`,
+   * unless `dead` (connected but dead: no answer; like Baileys, undefined once the timeout passed).
+   */
+  dead = false;
+  readonly queries: BinaryNodeLike[] = [];
+  async query(node: BinaryNodeLike, timeoutMs = 60_000): Promise<BinaryNodeLike | undefined> {
+    this.queries.push(node);
+    if (this.dead) return new Promise((r) => setTimeout(() => r(undefined), timeoutMs));
+    return { tag: 'iq', attrs: { type: 'result', id: String(this.queries.length) } };
+  }
+
+  /** On-demand history requests (the gap after a drop). */
+  readonly historyRequests: { count: number; key: WAMessageKey; timestampMs: number }[] = [];
+  async fetchMessageHistory(count: number, key: WAMessageKey, timestampMs: number): Promise<string> {
+    this.historyRequests.push({ count, key, timestampMs });
+    return `PDO${this.historyRequests.length}`;
   }
 
   async logout(): Promise<void> {

@@ -16,6 +16,7 @@ import {
   usePostgresAuthState,
   type BaileysDownloadHint,
   type MediaDownloader,
+  type SessionAlert,
   type SessionConnections,
   type SessionDeps,
 } from '../src/index';
@@ -171,6 +172,98 @@ describe('SessionManager (fake socket on Baileys makeEventBuffer, real PostgreSQ
     expect(s.retries).toBe(0);
     expect(statusesOf(id)).toEqual(['OPENING', 'CONNECTED', 'DISCONNECTED', 'DISCONNECTED', 'CONNECTED']);
     expect(updates.filter((u) => u.id === id && u.status === 'DISCONNECTED').map((u) => u.retries)).toEqual([1, 2]);
+  });
+
+  test('liveness probe: a socket that stops answering pings is connected but dead: closed (livenessProbe), DISCONNECTED, reconnected with backoff; alerts dropped then recovered', async () => {
+    const id = await connection();
+    const alerts: SessionAlert[] = [];
+    const { s, f } = await openSession(id, { probe: { intervalMs: 25, timeoutMs: 25, maxMisses: 2 }, onAlert: (a) => void alerts.push(a) });
+    const first = f.last();
+    // Alive: pings are answered, nothing happens.
+    await waitFor(() => first.queries.length >= 3, 2000);
+    expect(first.queries[0]).toMatchObject({ tag: 'iq', attrs: { type: 'get', xmlns: 'w:p' }, content: [{ tag: 'ping' }] });
+    expect(s.state).toBe('open');
+    expect(alerts).toEqual([]);
+    // Connected but dead: the socket never closes by itself, pings go unanswered.
+    first.dead = true;
+    await waitFor(() => f.sockets.length === 2, 3000);
+    expect(first.ended).toBeGreaterThan(0);
+    const disconnected = updates.filter((u) => u.id === id && u.status === 'DISCONNECTED');
+    expect(disconnected).toEqual([expect.objectContaining({ retries: 1, reason: 'livenessProbe' })]);
+    expect(alerts.map((a) => [a.kind, a.reason])).toEqual([['dropped', 'livenessProbe']]);
+    // The old socket's late close is ignored; the new one opens: recovered, the probe runs on it.
+    first.close(408);
+    f.last().open();
+    await waitFor(() => s.state === 'open');
+    expect(alerts.map((a) => a.kind)).toEqual(['dropped', 'recovered']);
+    expect(alerts[1].downMs).toBeGreaterThanOrEqual(0);
+    await waitFor(() => f.last().queries.length >= 1, 2000);
+    expect(statusesOf(id)).toEqual(['OPENING', 'CONNECTED', 'DISCONNECTED', 'CONNECTED']);
+    // A session stopped on purpose raises no alert.
+    await s.stop({ logout: true, status: 'DISCONNECTED' });
+    expect(alerts).toHaveLength(2);
+  });
+
+  test('alerts: logged out -> needs-qr, replaced -> closed, too many failures -> dropped then timeout', async () => {
+    const alerts: Record<number, string[]> = {};
+    const on = (id: number) => (a: SessionAlert) => void (alerts[id] = [...(alerts[id] ?? []), `${a.kind}:${a.reason}`]);
+    const out = await connection();
+    const a = await openSession(out, { onAlert: on(out) });
+    a.f.last().close(401);
+    await waitFor(() => a.s.state === 'stopped');
+    const replaced = await connection();
+    const b = await openSession(replaced, { onAlert: on(replaced) });
+    b.f.last().close(440);
+    await waitFor(() => b.s.state === 'stopped');
+    const flaky = await connection();
+    const c = await openSession(flaky, { onAlert: on(flaky), backoff: { baseMs: 5, maxMs: 10, maxFailures: 3 } });
+    for (let i = 1; i <= 3; i++) {
+      await waitFor(() => c.f.sockets.length === i, 2000);
+      c.f.last().close(428);
+    }
+    await waitFor(() => c.s.state === 'stopped', 2000);
+    expect(alerts).toEqual({ [out]: ['needs-qr:loggedOut'], [replaced]: ['closed:connectionReplaced'], [flaky]: ['dropped:connectionClosed', 'timeout:connectionClosed'] });
+    expect(updates.filter((u) => u.id === out).slice(-1)[0]).toMatchObject({ status: 'DISCONNECTED', reason: 'loggedOut' });
+    expect(updates.filter((u) => u.id === flaky).slice(-1)[0]).toMatchObject({ status: 'TIMEOUT', reason: 'connectionClosed' });
+  });
+
+  test('gap: after a drop, the first message of a chat asks the phone for the messages before it (once per chat); ON_DEMAND history inside the gap is emitted, older history is not', async () => {
+    const id = await connection();
+    const { s, f, emitted } = await openSession(id, { gapSync: { windowMs: 5000, count: 30, maxChats: 5 } });
+    const chat = '5511988887777@s.whatsapp.net';
+    const msg = (mid: string, text: string, tsSec: number, jid = chat) => ({ key: { remoteJid: jid, fromMe: false, id: mid }, message: { conversation: text }, messageTimestamp: tsSec, pushName: 'Cliente' });
+    const now = Math.floor(Date.now() / 1000);
+    f.last().ev.emit('messages.upsert', { messages: [msg('BEFORE1', 'antes', now)], type: 'notify' });
+    await waitFor(() => emitted.length === 1);
+    expect(f.last().historyRequests).toEqual([]); // no gap yet
+    f.last().close(408);
+    await waitFor(() => f.sockets.length === 2, 2000);
+    await sleep(1100); // the gap lasts a while
+    const during = Math.floor(Date.now() / 1000) - 1;
+    f.last().open();
+    await waitFor(() => s.state === 'open');
+    const second = f.last();
+    second.ev.emit('messages.upsert', { messages: [msg('AFTER1', 'voltei', Math.floor(Date.now() / 1000))], type: 'notify' });
+    second.ev.emit('messages.upsert', { messages: [msg('AFTER2', 'de novo', Math.floor(Date.now() / 1000))], type: 'notify' });
+    await waitFor(() => emitted.length === 3);
+    expect(second.historyRequests).toHaveLength(1);
+    expect(second.historyRequests[0]).toMatchObject({ count: 30, key: { remoteJid: chat, id: 'AFTER1' } });
+    // The phone answers with an ON_DEMAND sync: a message of the gap, one from long before, one already seen.
+    second.ev.emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [msg('GAP1', 'perdida', during), msg('OLD1', 'velha', now - 86_400), msg('BEFORE1', 'antes', now)],
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+    } as never);
+    await waitFor(() => emitted.length >= 5, 2000);
+    await sleep(50);
+    const ids = emitted.map((e) => e.externalId);
+    expect(ids).toEqual(['BEFORE1', 'AFTER1', 'AFTER2', 'GAP1', 'BEFORE1']);
+    expect(emitted[3]).toMatchObject({ kind: 'message', direction: 'in', content: { text: 'perdida' }, idempotencyKey: `whatsapp:${id}:message:GAP1` });
+    // A sync of another type (the initial RECENT one) is not imported.
+    second.ev.emit('messaging-history.set', { chats: [], contacts: [], messages: [msg('GAP2', 'outra', during)], syncType: proto.HistorySync.HistorySyncType.RECENT } as never);
+    await sleep(100);
+    expect(emitted.map((e) => e.externalId)).not.toContain('GAP2');
   });
 
   test('515 restart required reconnects at once without counting a failure', async () => {

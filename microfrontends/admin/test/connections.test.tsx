@@ -34,10 +34,17 @@ const QUEUES = [
   { id: 8, name: 'Suporte', color: '#0000ff' },
 ];
 
-function api(opts: { plan?: Record<string, unknown>; write?: (call: FetchCall, url: URL) => ReturnType<typeof answer> | undefined } = {}) {
+const HISTORY = [
+  { id: 12, status: 'CONNECTED', previousStatus: 'DISCONNECTED', reason: null, retries: 0, createdAt: '2026-11-20T13:45:00.000Z' },
+  { id: 11, status: 'DISCONNECTED', previousStatus: 'CONNECTED', reason: 'livenessProbe', retries: 1, createdAt: '2026-11-20T13:40:00.000Z' },
+  { id: 10, status: 'CONNECTED', previousStatus: 'qrcode', reason: null, retries: 0, createdAt: '2026-11-20T10:05:00.000Z' },
+];
+
+function api(opts: { plan?: Record<string, unknown>; write?: (call: FetchCall, url: URL) => ReturnType<typeof answer> | undefined; history?: () => unknown[] } = {}) {
   return mockFetch((call) => {
     const url = new URL(call.url);
     if (call.method === 'GET') {
+      if (url.pathname === '/whatsapp/1/status-history') return answer(200, { records: opts.history ? opts.history() : HISTORY });
       if (url.pathname === '/whatsapp/') return answer(200, [MAIN, LOJA]);
       if (url.pathname === '/queue') return answer(200, QUEUES);
       if (url.pathname === '/companySettingOne') return answer(200, { scheduleType: 'disabled' });
@@ -229,6 +236,37 @@ describe('connections admin', () => {
     expect(screen.queryByTestId('qr-code')).toBeNull();
     act(() => mockSocket.push(`company-${COMPANY}-whatsappSession`, { action: 'update', session: { id: 2, status: 'CONNECTED', qrcode: '' } }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'QR code de Loja' })).toBeNull());
+  });
+
+  test('the status history of a connection: each change with when, from and to, the reason in words, the attempts; refreshed by a status push', async () => {
+    let history: unknown[] = HISTORY;
+    const calls = api({ history: () => history });
+    renderPage();
+    await screen.findByTestId('connection-row-1');
+    fireEvent.click(within(screen.getByTestId('connection-row-1')).getByRole('button', { name: 'Histórico de status de Principal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Histórico de Principal' });
+    await within(dialog).findByTestId('history-11');
+    expect(within(dialog).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Quando', 'Mudança', 'Motivo', 'Tentativas']);
+    const dead = within(within(dialog).getByTestId('history-11'));
+    expect(dead.getByText('Conectada mas sem resposta (verificação de vida)')).toBeTruthy();
+    expect(dead.getByText('Conectado')).toBeTruthy();
+    expect(dead.getByText('Desconectado')).toBeTruthy();
+    expect(dead.getByText('1')).toBeTruthy();
+    expect(within(within(dialog).getByTestId('history-11')).getByText(shortDateTime('2026-11-20T13:40:00.000Z'))).toBeTruthy();
+    expect(calls.filter((c) => c.url.includes('status-history')).map((c) => new URL(c.url).search)).toEqual(['?limit=50']);
+    // A new change arrives: the history is read again.
+    history = [{ id: 13, status: 'DISCONNECTED', previousStatus: 'CONNECTED', reason: 'loggedOut', retries: 0, createdAt: '2026-11-20T14:00:00.000Z' }, ...HISTORY];
+    act(() => mockSocket.push(`company-${COMPANY}-whatsappSession`, { action: 'update', session: { id: 1, status: 'DISCONNECTED', qrcode: '' } }));
+    expect(await within(dialog).findByText('Desconectada no celular (novo QR code)')).toBeTruthy();
+  });
+
+  test('the status history of a connection without changes says so', async () => {
+    api({ history: () => [] });
+    renderPage();
+    await screen.findByTestId('connection-row-1');
+    fireEvent.click(within(screen.getByTestId('connection-row-1')).getByRole('button', { name: 'Histórico de status de Principal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Histórico de Principal' });
+    expect(await within(dialog).findByText('Nenhuma mudança de status registrada ainda.')).toBeTruthy();
   });
 
   test('the import progress card follows importMessages-{id}', async () => {

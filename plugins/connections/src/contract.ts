@@ -169,7 +169,31 @@ export interface StatusUpdate {
   retries?: number;
   /** The account's phone number (digits). Unchanged when absent. */
   number?: string;
+  /**
+   * Why the status changed, when the session manager knows (`connectionLost`, `loggedOut`, `livenessProbe`, ...;
+   * at most 100 characters): kept in the status history only.
+   */
+  reason?: string;
 }
+
+/** One status change of a connection (`GET /whatsapp/:id/status-history`). */
+export const StatusHistoryEntrySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    /** The status the connection changed to (spec 2-tickets.md §4). */
+    status: Type.String(),
+    /** The status before (null for the first change recorded). */
+    previousStatus: Nullable(Type.String()),
+    /** Why, when known: a Baileys `DisconnectReason` name or `livenessProbe`. */
+    reason: Nullable(Type.String()),
+    /** Reconnection attempts at that moment. */
+    retries: Type.Integer(),
+    /** When (ISO 8601). */
+    createdAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type StatusHistoryEntry = Static<typeof StatusHistoryEntrySchema>;
 
 /**
  * The `connections` service: `ctx.services.get(connectionsService)` after declaring `dependsOn: ['connections']`. Every method that takes
@@ -201,11 +225,17 @@ export interface ConnectionsService {
    */
   listByChannelStatus(channel: Channel, status: string): Promise<ConnectionRef[]>;
   /**
-   * Persists a session status change (and bumps `updatedAt`), then emits `company-{id}-whatsappSession`
+   * Persists a session status change (and bumps `updatedAt`; a change of `status` also adds a status-history row
+   * in the same transaction, with `reason`), then emits `company-{id}-whatsappSession`
    * `{action:'update', session:{id, status, qrcode, retries, updatedAt, number}}` and `company-{id}-whatsapp`
    * `{action:'update', whatsapp}`. Throws 404 ERR_NO_WAPP_FOUND, 400 ERR_VALIDATION for bad values.
    */
   updateStatus(companyId: number, id: number, update: StatusUpdate): Promise<Connection>;
+  /**
+   * The connection's status changes, newest first (at most `limit`, default 50, 1..200; the newest 200 are
+   * kept). Undefined for unknown ids and other companies' ids.
+   */
+  statusHistory(companyId: number, id: number, limit?: number): Promise<StatusHistoryEntry[] | undefined>;
   /** Stores (or clears with null) the Baileys auth state; no event, `updatedAt` unchanged. 404 ERR_NO_WAPP_FOUND. */
   saveSession(companyId: number, id: number, session: string | null): Promise<void>;
   /** Ids of the existing queues the connection routes to, in queue order; [] for unknown connections. */

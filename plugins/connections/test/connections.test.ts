@@ -493,6 +493,41 @@ describe('connections plugin', () => {
     expect((await k.as(A.admin, 'GET', `/whatsapp/${c.id}`)).json().status).toBe('CONNECTED');
   });
 
+  test('status history: one row per status change with its reason, newest first; QR refreshes and retries of one status add none; admins of the company only', async () => {
+    const c = await create(A.admin);
+    expect((await k.as(A.admin, 'GET', `/whatsapp/${c.id}/status-history`)).json()).toEqual({ records: [] });
+    await svc.updateStatus(A.companyId, c.id, { status: 'OPENING', qrcode: '', retries: 0 });
+    await svc.updateStatus(A.companyId, c.id, { status: 'qrcode', qrcode: 'QR-1' });
+    await svc.updateStatus(A.companyId, c.id, { status: 'qrcode', qrcode: 'QR-2' });
+    await svc.updateStatus(A.companyId, c.id, { status: 'CONNECTED', qrcode: '', number: '5511999990000' });
+    await svc.updateStatus(A.companyId, c.id, { status: 'DISCONNECTED', retries: 1, reason: 'livenessProbe' });
+    await svc.updateStatus(A.companyId, c.id, { status: 'DISCONNECTED', retries: 2, reason: 'connectionLost' });
+    await svc.updateStatus(A.companyId, c.id, { status: 'CONNECTED', retries: 0 });
+    const res = await k.as(A.admin, 'GET', `/whatsapp/${c.id}/status-history`);
+    expect(res.statusCode).toBe(200);
+    const records = res.json().records as Json[];
+    expect(records.map((r) => [r.previousStatus, r.status, r.reason, r.retries])).toEqual([
+      ['DISCONNECTED', 'CONNECTED', null, 0],
+      ['CONNECTED', 'DISCONNECTED', 'livenessProbe', 1],
+      ['qrcode', 'CONNECTED', null, 0],
+      ['OPENING', 'qrcode', null, 0],
+      ['DISCONNECTED', 'OPENING', null, 0],
+    ]);
+    expect(Object.keys(records[0]).sort()).toEqual(['createdAt', 'id', 'previousStatus', 'reason', 'retries', 'status']);
+    expect(new Date(records[0].createdAt).getTime()).toBeGreaterThan(0);
+    expect((await k.as(A.admin, 'GET', `/whatsapp/${c.id}/status-history?limit=2`)).json().records).toHaveLength(2);
+    expectError(await k.as(A.admin, 'GET', `/whatsapp/${c.id}/status-history?limit=0`), 400, 'ERR_VALIDATION');
+    expectError(await k.as(A.admin, 'GET', `/whatsapp/${c.id}/status-history?limit=201`), 400, 'ERR_VALIDATION');
+    // Another company's admin and a user of the same company see nothing.
+    expectError(await k.as(B.admin, 'GET', `/whatsapp/${c.id}/status-history`), 404, 'ERR_NO_WAPP_FOUND');
+    expect(await svc.statusHistory(B.companyId, c.id)).toBeUndefined();
+    expectError(await k.as(userA, 'GET', `/whatsapp/${c.id}/status-history`), 403, 'ERR_NO_PERMISSION');
+    await expect(svc.updateStatus(A.companyId, c.id, { status: 'OPENING', reason: 'x'.repeat(101) })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    // The rows go with the connection.
+    expect((await k.as(A.admin, 'DELETE', `/whatsapp/${c.id}`)).statusCode).toBe(200);
+    expect(await k.db('whatsappStatusHistory').where({ whatsappId: c.id }).count({ n: '*' }).first()).toEqual({ n: 0 });
+  });
+
   test('demo seed: one connection per channel in company 1, idempotent, linked to the queues', async () => {
     const ctx = { db: k.db, log: k.app.log, services: k.services, identity: k.identity, demo: true, companyId: 1 };
     if (queuesPlugin?.seed) {

@@ -3,6 +3,8 @@ import { definePlugin, Type, type PluginDefinition, type Static } from '@atendo/
 import { connectionCreated, connectionDeleted, connectionsService, connectionUpdated } from '@atendo/plugin-connections/contract';
 import { type BackoffOptions, type BaileysModule, type MediaDownloader, type SocketFactory } from '@atendo/channel-whatsapp';
 import { numberCheckers } from '@atendo/plugin-campaigns/contract';
+import { notificationsService } from '@atendo/plugin-notifications/contract';
+import { ConnectionAlerts, CONNECTION_ALERT_JOB } from './alerts';
 import { errors, sessionCommand, whatsappSessionsService } from './contract';
 import { WhatsappSessions } from './sessions';
 import { OutboundConsumer, WHATSAPP_RETRY_JOB } from './outbound';
@@ -17,6 +19,12 @@ export type { WhatsappSessions } from './sessions';
  * - `SEND_MAX_RETRIES` (0..20, default 5), `SEND_RETRY_DELAY_MS` (default 2000), `SEND_OPEN_WAIT_MS`
  *   (default 5000): the outbound consumer's quick retries; `SEND_RETRY_HOURS` (default 24, also read from the plain
  *   `SEND_RETRY_HOURS`): how long a command is retried durably after them (see `OutboundConsumer`).
+ * - `PROBE_INTERVAL_MS` (default 30000; 0 = off), `PROBE_TIMEOUT_MS` (default 10000), `PROBE_MAX_MISSES` (default 2):
+ *   the liveness probe of open sessions ("connected but dead");
+ * - `ALERT_DELAY_MS` (default 60000): how long a dropped connection may stay down before its admins are told;
+ * - `GAP_SYNC_WINDOW_MS` (default 120000; 0 = off): after reopening, how long chats get history requests for the gap;
+ * - `LEASE_TTL_MS` (default 20000), `LEASE_RENEW_MS` (default 5000), `LEASE_SCAN_MS` (default 5000): the
+ *   session leases across nodes (see `SessionLeases`); a dead node's sessions move within TTL + SCAN.
  */
 export const WhatsappSessionsConfig = Type.Object({
   /** Unset: true, except under NODE_ENV=test. */
@@ -26,6 +34,22 @@ export const WhatsappSessionsConfig = Type.Object({
   sendOpenWaitMs: Type.Integer({ minimum: 0, maximum: 120000, default: 5000 }),
   /** How long a command keeps being retried after its first attempt, hours (after the quick retries, durably). */
   sendRetryHours: Type.Number({ minimum: 0, maximum: 168, default: 24, env: 'SEND_RETRY_HOURS' }),
+  /** Between two liveness pings of an open session, ms (0 turns the probe off). */
+  probeIntervalMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000 }),
+  /** How long a liveness ping may take, ms. */
+  probeTimeoutMs: Type.Integer({ minimum: 10, maximum: 120000, default: 10000 }),
+  /** Unanswered pings in a row before an open session counts as dead and reconnects. */
+  probeMaxMisses: Type.Integer({ minimum: 1, maximum: 20, default: 2 }),
+  /** How long a dropped connection may stay down before its company's admins are told, ms (0: at once). */
+  alertDelayMs: Type.Integer({ minimum: 0, maximum: 86400000, default: 60000 }),
+  /** After a reconnection, how long chats with new messages get a history request for the gap, ms (0: off). */
+  gapSyncWindowMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 120000 }),
+  /** A session lease lasts this long without renewal, ms (a dead node's sessions are free after it). */
+  leaseTtlMs: Type.Integer({ minimum: 200, maximum: 600000, default: 20000 }),
+  /** How often a node renews its session leases, ms (must be below LEASE_TTL_MS; a third of it or less is advised). */
+  leaseRenewMs: Type.Integer({ minimum: 50, maximum: 300000, default: 5000 }),
+  /** How often a node looks for expired session leases to take over, ms. */
+  leaseScanMs: Type.Integer({ minimum: 50, maximum: 300000, default: 5000 }),
 });
 export type WhatsappSessionsConfig = Static<typeof WhatsappSessionsConfig>;
 
@@ -45,7 +69,7 @@ export interface WhatsappSessionsPluginOptions {
 /**
  * The whatsapp-sessions plugin: WhatsApp Web (Baileys) sessions. Owns `baileys_auth`; serves
  * `/whatsappsession/:id` (POST start, PUT new QR, DELETE disconnect) and `/whatsapp-restart/`; runs one
- * session per connection across nodes (advisory locks); publishes inbound envelopes on
+ * session per connection across nodes (leases in PostgreSQL, taken over when a node dies); publishes inbound envelopes on
  * `channel.inbound.whatsapp.<kind>`; consumes `message.send` for channel 'whatsapp'; follows
  * `connection.created` / `connection.updated` / `connection.deleted`. Provides the `whatsapp-sessions` service
  * (contract: `./contract.ts`, `@atendo/plugin-whatsapp-sessions/contract`). This factory takes injection
@@ -57,7 +81,8 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
     id: 'whatsapp-sessions',
     dependsOn: ['connections'],
     // Campaigns, when installed, check their list numbers through the sessions (`campaigns.number-checkers`).
-    optionalDependsOn: ['campaigns'],
+    // Notifications, when installed, tell the admins about connections that drop or need a new QR code.
+    optionalDependsOn: ['campaigns', 'notifications'],
     errors,
     topics: [sessionCommand],
     migrationsDir: join(__dirname, '..', 'migrations'),
@@ -67,6 +92,15 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
       const cfg = ctx.config;
       const autostart = options.autostart ?? cfg.autostart ?? ctx.kernel.nodeEnv !== 'test';
       let outbound: OutboundConsumer | undefined;
+      const alerts = new ConnectionAlerts({
+        jobs: ctx.jobs,
+        log: ctx.log,
+        connections,
+        notifications: ctx.services.has(notificationsService) ? ctx.services.get(notificationsService) : undefined,
+        dropDelayMs: cfg.alertDelayMs,
+      });
+      ctx.jobs.handle(CONNECTION_ALERT_JOB, ({ data }) => alerts.run(data), { maxAttempts: 5 });
+      if (cfg.leaseRenewMs >= cfg.leaseTtlMs) throw new Error('WHATSAPP_SESSIONS_LEASE_RENEW_MS must be below WHATSAPP_SESSIONS_LEASE_TTL_MS');
       const sessions = new WhatsappSessions({
         db: ctx.db,
         bus: ctx.bus,
@@ -79,6 +113,12 @@ export function createWhatsappSessionsPlugin(options: WhatsappSessionsPluginOpti
         baileys: options.baileys,
         backoff: options.backoff,
         random: options.random,
+        probe: { intervalMs: cfg.probeIntervalMs, timeoutMs: cfg.probeTimeoutMs, maxMisses: cfg.probeMaxMisses },
+        gapSync: { windowMs: cfg.gapSyncWindowMs },
+        onAlert: (companyId, id, alert) => alerts.onAlert(companyId, id, alert),
+        leases: { ttlMs: cfg.leaseTtlMs, renewMs: cfg.leaseRenewMs, scanMs: cfg.leaseScanMs },
+        // A node that starts no session by itself (AUTOSTART off) does not take sessions over either.
+        takeOver: autostart,
         onSessionStarted: (id) => outbound?.follow(id),
         onSessionStopped: (id) => outbound?.unfollow(id),
       });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Knex } from 'knex';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, inboundTopic, type Bus, type Envelope, type Subscription, type UploadService } from '@atendo/sdk';
@@ -8,11 +9,14 @@ import {
   SessionManager,
   type BackoffOptions,
   type BaileysModule,
+  type GapSyncOptions,
   type MediaDownloader,
+  type ProbeOptions,
+  type SessionAlert,
   type SessionLogger,
   type SocketFactory,
 } from '@atendo/channel-whatsapp';
-import { SessionLocks } from './locks';
+import { SessionLeases, type LeaseTimings, type OrphanLease } from './leases';
 import { sessionCommand, type SessionAction, type WhatsappSessionsService } from './contract';
 
 export interface WhatsappSessionsOptions {
@@ -27,6 +31,15 @@ export interface WhatsappSessionsOptions {
   baileys?: () => Promise<BaileysModule>;
   backoff?: Partial<BackoffOptions>;
   random?: () => number;
+  /** Liveness probe and gap history sync of each session (see `SessionManager`). */
+  probe?: Partial<ProbeOptions>;
+  gapSync?: Partial<GapSyncOptions>;
+  /** A session's alert (dropped, recovered, needs-qr, closed, timeout). */
+  onAlert?(companyId: number, connectionId: number, alert: SessionAlert): void | Promise<void>;
+  /** Lease timings (see `SessionLeases`). */
+  leases?: Partial<LeaseTimings>;
+  /** Take over the sessions of dead nodes (expired leases). Default true. */
+  takeOver?: boolean;
   /** Called with each session a node starts or stops (the outbound consumer follows them). */
   onSessionStarted?(connectionId: number): void | Promise<void>;
   onSessionStopped?(connectionId: number): void | Promise<void>;
@@ -34,21 +47,31 @@ export interface WhatsappSessionsOptions {
 
 /**
  * The sessions of this node (DESIGN.md §4): at most one `SessionManager` per connection across all nodes,
- * guarded by a PostgreSQL advisory lock held while the session runs (`SessionLocks`). A command for a
- * connection another node owns is forwarded to it on the bus (`whatsapp.session.command`, broadcast).
- * Inbound envelopes are published on `channel.inbound.whatsapp.<kind>` with message id = idempotency key.
+ * guarded by a lease in PostgreSQL held while the session runs (`SessionLeases`; a dead node's sessions are
+ * taken over by a live one). A command for a connection another node owns is forwarded to it on the bus
+ * (`whatsapp.session.command`, broadcast). Inbound envelopes are published on `channel.inbound.whatsapp.<kind>`
+ * with message id = idempotency key.
  */
 export class WhatsappSessions implements WhatsappSessionsService {
-  readonly nodeId = randomUUID();
+  /** This process's id in the lease table: host, pid and a random part. */
+  readonly nodeId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly sessions = new Map<number, SessionManager>();
-  private readonly locks: SessionLocks;
+  readonly leases: SessionLeases;
   private readonly log: FastifyBaseLogger;
   private subscription: Subscription | undefined;
   private closed = false;
 
   constructor(private readonly opts: WhatsappSessionsOptions) {
     this.log = opts.log;
-    this.locks = new SessionLocks(opts.db, opts.log, (ids) => this.onLocksLost(ids));
+    this.leases = new SessionLeases({
+      db: opts.db,
+      log: opts.log,
+      nodeId: this.nodeId,
+      timings: opts.leases,
+      takeOver: opts.takeOver,
+      onLost: (ids) => this.onLeasesLost(ids),
+      onOrphans: (orphans) => this.takeOver(orphans),
+    });
   }
 
   /** The session this node runs for `connectionId` (undefined when none, or another node owns it). */
@@ -72,13 +95,14 @@ export class WhatsappSessions implements WhatsappSessionsService {
     return [...this.sessions.keys()];
   }
 
-  /** True when another node holds the connection's session lock. */
+  /** True when another node holds the connection's session lease. */
   ownedElsewhere(connectionId: number): Promise<boolean> {
-    return this.locks.heldElsewhere(connectionId);
+    return this.leases.heldElsewhere(connectionId);
   }
 
-  /** Subscribes to forwarded commands (every node gets every command; the owner acts). */
+  /** Subscribes to forwarded commands (every node gets every command; the owner acts) and starts the leases' renewal and takeover scan. */
   async listen(): Promise<void> {
+    this.leases.start();
     this.subscription = await this.opts.bus.subscribe(
       sessionCommand,
       async (m) => {
@@ -114,7 +138,7 @@ export class WhatsappSessions implements WhatsappSessionsService {
       await this.act(local, action, opts.phone);
       return 'local';
     }
-    if (!(await this.locks.tryAcquire(id))) {
+    if (!(await this.leases.tryAcquire(id, companyId))) {
       if (opts.forward === false) return 'skipped';
       await this.opts.bus.publish(sessionCommand, { companyId, id, action, origin: this.nodeId, ...(opts.phone ? { phone: opts.phone } : {}) });
       return 'forwarded';
@@ -125,7 +149,7 @@ export class WhatsappSessions implements WhatsappSessionsService {
         await clearAuthState(this.opts.db, companyId, id);
         await this.opts.connections.updateStatus(companyId, id, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
       } finally {
-        await this.locks.release(id);
+        await this.leases.release(id, 'delete');
       }
       return 'local';
     }
@@ -160,13 +184,16 @@ export class WhatsappSessions implements WhatsappSessionsService {
     await this.sessions.get(id)?.refreshSettings();
   }
 
-  /** Stops every local session without logging out or changing statuses (shutdown), and frees the locks. */
+  /**
+   * Stops every local session without logging out or changing statuses (shutdown) and hands their leases
+   * over: they expire now, and another node (if any) takes the sessions over at its next scan.
+   */
   async close(): Promise<void> {
     this.closed = true;
     await this.subscription?.unsubscribe().catch(() => undefined);
     const all = [...this.sessions.values()];
     await Promise.all(all.map((s) => s.stop({ reason: 'shutdown' }).catch(() => undefined)));
-    await this.locks.close();
+    await this.leases.close();
   }
 
   // ------------------------------------------------------------------ internals
@@ -186,7 +213,7 @@ export class WhatsappSessions implements WhatsappSessionsService {
       case 'pair': {
         const { companyId, connectionId } = session;
         await session.stop({ logout: true, clear: true, reason: action });
-        if (!(await this.locks.tryAcquire(connectionId))) return;
+        if (!(await this.leases.tryAcquire(connectionId, companyId))) return;
         await clearAuthState(this.opts.db, companyId, connectionId);
         await this.create(companyId, connectionId, action === 'pair' ? phone : undefined).start();
         return;
@@ -208,10 +235,16 @@ export class WhatsappSessions implements WhatsappSessionsService {
       baileys: o.baileys,
       backoff: o.backoff,
       random: o.random,
+      probe: o.probe,
+      gapSync: o.gapSync,
+      onAlert: (alert) => {
+        void Promise.resolve(o.onAlert?.(companyId, id, alert)).catch((err: unknown) => this.log.error({ err, connectionId: id }, 'whatsapp-sessions: onAlert failed'));
+      },
       emit: (envelopes) => this.publish(envelopes),
-      onStopped: () => {
+      onStopped: (reason) => {
         if (this.sessions.get(id) === session) this.sessions.delete(id);
-        void this.locks.release(id);
+        // Shutdown: another node goes on with it; a lost lease belongs to another node; else it ended for good.
+        void this.leases.release(id, reason === 'shutdown' ? 'handover' : reason === 'lease-lost' ? 'forget' : 'delete');
         void Promise.resolve(o.onSessionStopped?.(id)).catch((err: unknown) => this.log.error({ err }, 'whatsapp-sessions: onSessionStopped failed'));
       },
     });
@@ -225,19 +258,27 @@ export class WhatsappSessions implements WhatsappSessionsService {
     for (const e of envelopes) await this.opts.bus.publish(inboundTopic(e), e, { id: e.idempotencyKey });
   }
 
-  /** The lock connection died: stop those sessions quietly, then try to take them again. */
-  private onLocksLost(ids: number[]): void {
+  /** Leases this node lost (another node took them, or they could not be renewed): stop those sessions quietly. */
+  private onLeasesLost(ids: number[]): void {
     for (const id of ids) {
       const s = this.sessions.get(id);
       if (!s) continue;
-      const { companyId } = s;
       this.sessions.delete(id);
-      void s.stop({ reason: 'lock-lost' }).finally(() => {
-        const t = setTimeout(() => {
-          if (!this.closed) this.run(companyId, id, 'start', { forward: false }).catch((err: unknown) => this.log.error({ err, connectionId: id }, 'whatsapp-sessions: retaking a session failed'));
-        }, 1000);
-        t.unref?.();
-      });
+      void s.stop({ reason: 'lease-lost' }).catch((err: unknown) => this.log.error({ err, connectionId: id }, 'whatsapp-sessions: stopping a session whose lease was lost failed'));
+    }
+  }
+
+  /** Expired leases (their node died or shut down): start those sessions here, when this node gets the lease. */
+  private async takeOver(orphans: OrphanLease[]): Promise<void> {
+    for (const o of orphans) {
+      if (this.closed) return;
+      try {
+        if ((await this.run(o.companyId, o.connectionId, 'start', { forward: false })) === 'local') {
+          this.log.info({ connectionId: o.connectionId, companyId: o.companyId, nodeId: this.nodeId }, 'whatsapp-sessions: took over a session whose node stopped renewing its lease');
+        }
+      } catch (err) {
+        this.log.error({ err, connectionId: o.connectionId }, 'whatsapp-sessions: taking a session over failed');
+      }
     }
   }
 }

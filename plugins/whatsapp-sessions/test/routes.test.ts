@@ -4,10 +4,11 @@ import type { Socket } from 'socket.io-client';
 import type { BusMessage } from '@atendo/sdk';
 import { createTestKernel, waitFor, type TestKernel, type TestUser } from '@atendo/testing';
 import connectionsPlugin from '@atendo/plugin-connections';
+import notificationsPlugin from '@atendo/plugin-notifications';
 import { connectionsService } from '@atendo/plugin-connections/contract';
 import { fakeFactory, type FakeSocket } from '../../../channels/whatsapp/test/fake-socket';
-import { SESSION_LOCK_CLASS } from '../src/locks';
 import { createWhatsappSessionsPlugin, type WhatsappSessions } from '../src/plugin';
+import { SessionLeases } from '../src/leases';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -29,8 +30,14 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
 
   beforeAll(async () => {
     k = await createTestKernel({
-      plugins: [connectionsPlugin, plugin((s) => (sessions = s))],
-      env: { WHATSAPP_SESSIONS_SEND_MAX_RETRIES: '1', WHATSAPP_SESSIONS_SEND_RETRY_DELAY_MS: '10', WHATSAPP_SESSIONS_SEND_OPEN_WAIT_MS: '20', WHATSAPP_SESSIONS_SEND_RETRY_HOURS: '0' },
+      plugins: [connectionsPlugin, notificationsPlugin, plugin((s) => (sessions = s))],
+      env: {
+        WHATSAPP_SESSIONS_PROBE_INTERVAL_MS: '100',
+        WHATSAPP_SESSIONS_PROBE_TIMEOUT_MS: '100',
+        WHATSAPP_SESSIONS_PROBE_MAX_MISSES: '2',
+        WHATSAPP_SESSIONS_ALERT_DELAY_MS: '400',
+        WHATSAPP_SESSIONS_SEND_MAX_RETRIES: '1', WHATSAPP_SESSIONS_SEND_RETRY_DELAY_MS: '10', WHATSAPP_SESSIONS_SEND_OPEN_WAIT_MS: '20', WHATSAPP_SESSIONS_SEND_RETRY_HOURS: '0',
+      },
     });
     base = await k.listen();
     A = await k.createCompany({ limits: { connections: 100 } });
@@ -75,8 +82,8 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     return { id, sock };
   }
   const authRows = async (id: number) => Number((await k.db('baileys_auth').where({ connectionId: id }).count({ c: '*' }).first())?.c ?? 0);
-  const lockHeld = async (id: number) =>
-    (await k.db.raw(`SELECT count(*)::int AS c FROM pg_locks WHERE locktype = 'advisory' AND classid = ?::int::oid AND objid = ?::int::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [SESSION_LOCK_CLASS, id])).rows[0].c > 0;
+  /** True when some node holds a live lease of the connection's session. */
+  const lockHeld = async (id: number) => Boolean(await k.db('whatsapp_session_leases').where({ connectionId: id }).where('expiresAt', '>', k.db.fn.now()).first('connectionId'));
 
   test('POST /whatsappsession/:id starts the session: OPENING then qrcode pushed to the company, never to another company', async () => {
     const a = await listen(A.admin);
@@ -186,6 +193,10 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     lastOf(id).ev.emit('connection.update', { qr: 'NEW-QR' });
     await waitFor(async () => (await status(A.admin, id)).qrcode === 'NEW-QR');
     expect(await lockHeld(id)).toBe(true);
+    // The release of the old session's lease never lands after the new session took it: a renewal keeps it.
+    await sessions.leases.renew();
+    expect(sessions.leases.holds(id)).toBe(true);
+    expect(sessions.get(id)?.state).toBe('connecting');
   });
 
   test('POST /whatsappsession/:id/pairing-code pairs by phone number: PAIRING with the code (admins only), QR refreshes not pushed, then CONNECTED', async () => {
@@ -432,7 +443,96 @@ describe('whatsapp-sessions plugin: routes, bus consumer, multi-node', () => {
     } finally {
       await k2.close();
     }
-    // Node 2 is gone: its lock went with it.
+    // Node 2 is gone: it handed its lease over (expired at once).
     await waitFor(async () => !(await lockHeld(id)));
+  });
+
+  test('a dead socket (connected, pings unanswered) is detected: DISCONNECTED (livenessProbe) in the status history, a reconnect, and the admins told in the app and on WhatsApp through another connection', async () => {
+    const C = await k.createCompany({ limits: { connections: 100 } });
+    await k.db('users').where({ id: C.admin.id }).update({ wpp: '55 11 97777-0000' });
+    const user = await k.createUser(C.companyId, { profile: 'user' });
+    const other = await openConnection(C.admin, C.companyId);
+    const { id, sock } = await openConnection(C.admin, C.companyId);
+    const name = (await status(C.admin, id)).name as string;
+    const admin = await listen(C.admin);
+    const notificationsOf = async (who: TestUser) => (await k.as(who, 'GET', '/notifications')).json() as Json;
+    // Alive: pings answered, nobody told.
+    await waitFor(() => sock.queries.length >= 2, 3000);
+    expect((await notificationsOf(C.admin)).count).toBe(0);
+    // Connected but dead: the socket stays "open" but answers nothing.
+    sock.dead = true;
+    await waitFor(() => socketsOf(id).length === 2, 5000);
+    expect(sock.ended).toBeGreaterThan(0);
+    const history = (await k.as(C.admin, 'GET', `/whatsapp/${id}/status-history`)).json().records as Json[];
+    expect(history.find((r) => r.status === 'DISCONNECTED')).toMatchObject({ previousStatus: 'CONNECTED', reason: 'livenessProbe', retries: 1 });
+    // Still down after WHATSAPP_SESSIONS_ALERT_DELAY_MS: the admin is told (not the user, not another company).
+    await waitFor(async () => (await notificationsOf(C.admin)).count === 1, 8000);
+    const [n1] = (await notificationsOf(C.admin)).records as Json[];
+    expect(n1).toMatchObject({ kind: 'connection.dropped', title: `Conexão "${name}" caiu`, link: '/connections', data: { connectionId: id, reason: 'livenessProbe' }, readAt: null });
+    expect(n1.body).toContain('livenessProbe');
+    expect((await notificationsOf(user)).count).toBe(0);
+    expect((await notificationsOf(A.admin)).records.filter((r: Json) => r.data?.connectionId === id)).toEqual([]);
+    await waitFor(() => admin.events.some((e) => e.name === `company-${C.companyId}-notification` && e.payload.action === 'create'));
+    // On WhatsApp: through the connection that is up, to the admin's number.
+    await waitFor(() => lastOf(other.id).sent.some((m) => m.jid === '5511977770000@s.whatsapp.net'), 5000);
+    expect((lastOf(other.id).sent.find((m) => m.jid === '5511977770000@s.whatsapp.net')!.content as { text: string }).text).toContain(`Conexão "${name}" caiu`);
+    expect(socketsOf(id).flatMap((s) => s.sent)).toEqual([]);
+    // It comes back: CONNECTED in the history.
+    lastOf(id).open('5511900000009:3@s.whatsapp.net');
+    await waitFor(async () => (await status(C.admin, id)).status === 'CONNECTED');
+    // A drop that heals within the delay tells nobody.
+    lastOf(id).close(428);
+    await waitFor(() => socketsOf(id).length === 3, 3000);
+    lastOf(id).open('5511900000009:3@s.whatsapp.net');
+    await waitFor(async () => (await status(C.admin, id)).status === 'CONNECTED');
+    await sleep(700);
+    expect((await notificationsOf(C.admin)).count).toBe(1);
+    // Logged out on the phone: a new QR code is needed, told at once.
+    lastOf(id).close(401);
+    await waitFor(async () => (await notificationsOf(C.admin)).count === 2, 5000);
+    expect((await notificationsOf(C.admin)).records[0]).toMatchObject({ kind: 'connection.needs-qr', data: { connectionId: id, reason: 'loggedOut' } });
+    const kinds = ((await k.as(C.admin, 'GET', `/whatsapp/${id}/status-history`)).json().records as Json[]).map((r) => [r.status, r.reason]);
+    expect(kinds.slice(0, 2)).toEqual([['DISCONNECTED', 'loggedOut'], ['CONNECTED', null]]);
+  });
+
+  test('leases: a lease its node stops renewing expires and is taken over (epoch + 1); the old holder learns it lost it; company-scoped', async () => {
+    const id = await connection(A.admin);
+    const lost: number[][] = [];
+    const orphans: number[] = [];
+    const timings = { ttlMs: 400, renewMs: 100, scanMs: 100 };
+    const one = new SessionLeases({ db: k.db, log: k.app.log, nodeId: 'node-one', timings, takeOver: false, onLost: (ids) => lost.push(ids) });
+    const two = new SessionLeases({ db: k.db, log: k.app.log, nodeId: 'node-two', timings, onLost: () => undefined, onOrphans: (list) => void orphans.push(...list.map((o) => o.connectionId)) });
+    try {
+      expect(await one.tryAcquire(id, A.companyId)).toBe(true);
+      expect(await two.tryAcquire(id, A.companyId)).toBe(false);
+      // Another company cannot take the lease of A's connection, even once it expired.
+      expect(await two.tryAcquire(id, B.companyId)).toBe(false);
+      expect(await two.heldElsewhere(id)).toBe(true);
+      expect((await one.lease(id))?.epoch).toBe(1);
+      // Renewing keeps it alive past its ttl.
+      await sleep(250);
+      await one.renew();
+      await sleep(250);
+      expect(await two.tryAcquire(id, A.companyId)).toBe(false);
+      // Node one stops renewing (as if killed): the lease expires, node two's scan sees it and takes it.
+      two.start();
+      await waitFor(() => orphans.includes(id), 3000);
+      expect(await two.tryAcquire(id, B.companyId)).toBe(false);
+      expect(await two.tryAcquire(id, A.companyId)).toBe(true);
+      expect(await one.lease(id)).toMatchObject({ nodeId: 'node-two', epoch: 2 });
+      // Node one wakes up: its renewal finds the lease gone and reports it lost.
+      await one.renew();
+      expect(lost).toEqual([[id]]);
+      expect(one.holds(id)).toBe(false);
+      // A handover expires the lease at once; a delete removes it.
+      await two.release(id, 'handover');
+      expect(await one.heldElsewhere(id)).toBe(false);
+      expect(await one.tryAcquire(id, A.companyId)).toBe(true);
+      await one.release(id, 'delete');
+      expect(await one.lease(id)).toBeUndefined();
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { subscriptionStatus } from '../auth';
 import { LanguageMenu } from '../LanguageMenu';
 import { NotificationsPopover, UserMenu, VolumeControl } from './TopBarWidgets';
 import { Announcements } from './Announcements';
+import { AdminAlerts } from './AdminAlerts';
 import { Chats } from './Chats';
 import type { SlaBreach } from '../hooks/useSlaBreaches';
 import type { WaitingTicket } from '../hooks/useTicketNotifications';
@@ -58,8 +59,8 @@ export interface TopBarProps {
 
 /**
  * The top bar (spec 1-platform.md §2): menu toggle; greeting with the user's and company's names (admins
- * also see the due date); language menu; light/dark toggle; volume; page refresh; notifications; avatar
- * menu (Profile, Logout).
+ * also see the due date); language menu; light/dark toggle; volume; page refresh; notifications; admins'
+ * alerts (connections that drop or need a new QR code); announcements; chats; avatar menu (Profile, Logout).
  */
 export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout, waiting, onOpenTicket, breaches, onOpenBreach }: TopBarProps) {
   const { t } = useTranslation();
@@ -85,6 +86,7 @@ export function TopBar({ user, menuOpen, onToggleMenu, onProfile, onLogout, wait
           <Icon name="refresh" />
         </IconButton>
         <NotificationsPopover items={waiting} onOpen={onOpenTicket} breaches={breaches} onOpenBreach={onOpenBreach} />
+        {isAdmin(user) && user.companyId ? <AdminAlerts companyId={user.companyId} /> : null}
         <Announcements userId={user.id} />
         <Chats />
         <UserMenu name={user.name} email={user.email} picture={typeof user.profileImageUrl === 'string' ? user.profileImageUrl : null} onProfile={onProfile} onLogout={onLogout} />

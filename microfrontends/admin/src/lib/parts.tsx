@@ -25,6 +25,7 @@ const PATHS = {
   restart: 'M21 12a9 9 0 1 1-2.6-6.4L21 8M21 3v5h-5',
   power: 'M18.4 6.6a9 9 0 1 1-12.8 0M12 2v10',
   renew: 'M4 12a8 8 0 0 1 14-5.3L20 9M20 4v5h-5M20 12a8 8 0 0 1-14 5.3L4 15M4 20v-5h5',
+  history: 'M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3',
 } as const;
 
 /** The few line icons the admin screens need beyond @atendo/web-ui's set (decorative). */

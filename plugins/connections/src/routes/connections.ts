@@ -2,8 +2,8 @@ import type {} from '@fastify/multipart';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { AppError, errorResponses, hasRole, IdParams, Type, type AuditService, type PluginApp } from '@atendo/sdk';
-import { ConnectionDetailSchema, ConnectionSchema } from '../contract';
-import { CreateConnectionBody, DeletedAnswer, ListConnectionsQuery, UpdateConnectionBody } from '../schemas/connections';
+import { ConnectionDetailSchema, ConnectionSchema, StatusHistoryEntrySchema } from '../contract';
+import { CreateConnectionBody, DeletedAnswer, ListConnectionsQuery, StatusHistoryQuery, UpdateConnectionBody } from '../schemas/connections';
 import type { ConnectionStore } from '../services/connections';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -30,6 +30,8 @@ const errors = errorResponses(400, 401, 403, 404, 409);
  *   document by content, at most 16 MiB) -> 200 `Connection & {token}` with `greetingMediaAttachment` its
  *   stored path; 415 ERR_UPLOAD_TYPE, 413 ERR_PAYLOAD_TOO_LARGE, 400 ERR_VALIDATION (no file), 404.
  * - `DELETE /whatsapp/:id/media-upload` (admin) -> 200 `Connection & {token}` without greeting media.
+ * - `GET /whatsapp/:id/status-history?limit=` (admin) -> 200 `{records: [{id, status, previousStatus, reason,
+ *   retries, createdAt}]}`, newest first, `limit` 1..200 (default 50); 404 ERR_NO_WAPP_FOUND.
  * Every write is audited (issue 34): `connection` create/update/delete, and the external-API token's life as
  * `api-token` create/revoke (its fingerprint only).
  * Non-admin callers of the writes get 403 ERR_NO_PERMISSION. Writes push `company-{id}-whatsapp`
@@ -71,6 +73,21 @@ export async function connectionsRoutes(app: PluginApp, deps: { store: Connectio
     const connection = await store.get(req.auth.companyId, id, { withToken: admin, withQrcode: admin });
     if (!connection) throw new AppError('ERR_NO_WAPP_FOUND');
     return { ...connection, queues: await store.detailedQueues(req.auth.companyId, connection.queues), prompt: null };
+  });
+
+  app.get('/whatsapp/:id/status-history', {
+    config: { role: 'admin' },
+    schema: {
+      tags: ['connections'],
+      summary: "A connection's status changes, newest first (connected, dropped, QR needed...), with the reason when known",
+      params: IdParams,
+      querystring: StatusHistoryQuery,
+      response: { 200: Type.Object({ records: Type.Array(StatusHistoryEntrySchema) }, { additionalProperties: false }), ...errors },
+    },
+  }, async (req) => {
+    const records = await store.statusHistory(req.auth.companyId, req.params.id, req.query.limit ?? 50);
+    if (!records) throw new AppError('ERR_NO_WAPP_FOUND');
+    return { records };
   });
 
   app.post('/whatsapp', {

@@ -96,4 +96,9 @@ export const ListConnectionsQuery = Type.Object({
   companyId: Type.Optional(Type.String({ maxLength: 20 })),
 });
 
+/** `GET /whatsapp/:id/status-history` query: how many changes (1..200, default 50). */
+export const StatusHistoryQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+});
+
 export const DeletedAnswer = Type.Object({ message: Type.String() });

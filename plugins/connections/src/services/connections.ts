@@ -17,11 +17,16 @@ import {
   type ConnectionRef,
   type ConnectionSecrets,
   type ConnectionsService,
+  type StatusHistoryEntry,
   type StatusUpdate,
 } from '../contract';
 import { MAX_BOT_USES, MAX_ID, MAX_MINUTES, type ConnectionBody } from '../schemas/connections';
 
 /** Audiences a socket is put in by this plugin's resolver: admins see QR codes, other users do not. */
+/** The status history table (migrations/20261210003400_status_history.ts) and how many rows a connection keeps. */
+export const STATUS_HISTORY = 'whatsapp_status_history';
+export const STATUS_HISTORY_KEEP = 200;
+
 export const AUDIENCE_ADMIN = 'connections:admin';
 export const AUDIENCE_USER = 'connections:user';
 
@@ -518,17 +523,54 @@ export class ConnectionStore implements ConnectionsService {
       if (typeof update.number !== 'string' || update.number.length > 50) bad('number must be a string of at most 50 characters');
       patch.number = update.number;
     }
-    const [row] = await this.db('whatsapps')
-      .where({ companyId, id })
-      .update({ ...patch, updatedAt: this.db.fn.now() })
-      .returning(['id', 'status', 'qrcode', 'retries', 'updatedAt', 'number']);
-    if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+    if (update.reason !== undefined && (typeof update.reason !== 'string' || update.reason.length > 100)) bad('reason must be a string of at most 100 characters');
+    // The change and its history row in one transaction; the row lock orders concurrent changes.
+    const row = await this.db.transaction(async (trx) => {
+      const before = await trx('whatsapps').where({ companyId, id }).forUpdate().first('status');
+      if (!before) throw new AppError('ERR_NO_WAPP_FOUND');
+      const [after] = await trx('whatsapps')
+        .where({ companyId, id })
+        .update({ ...patch, updatedAt: trx.fn.now() })
+        .returning(['id', 'status', 'qrcode', 'retries', 'updatedAt', 'number']);
+      if (before.status !== after.status) {
+        await trx(STATUS_HISTORY).insert({ companyId, whatsappId: id, status: after.status, previousStatus: before.status, reason: update.reason || null, retries: after.retries ?? 0 });
+        // Keep the newest STATUS_HISTORY_KEEP rows of the connection.
+        await trx.raw(
+          `DELETE FROM whatsapp_status_history WHERE company_id = ? AND whatsapp_id = ? AND id <= (
+             SELECT id FROM whatsapp_status_history WHERE company_id = ? AND whatsapp_id = ? ORDER BY id DESC OFFSET ? LIMIT 1)`,
+          [companyId, id, companyId, id, STATUS_HISTORY_KEEP],
+        );
+      }
+      return after;
+    });
     const session = { id: row.id, status: row.status, qrcode: row.qrcode ?? '', retries: row.retries, updatedAt: iso(row.updatedAt), number: row.number ?? '' };
     this.emitByRole(companyId, `company-${companyId}-whatsappSession`, { action: 'update', session }, { action: 'update', session: { ...session, qrcode: '' } });
     const full = await this.get(companyId, id);
     if (!full) throw new AppError('ERR_NO_WAPP_FOUND');
     this.emitByRole(companyId, `company-${companyId}-whatsapp`, { action: 'update', whatsapp: full }, { action: 'update', whatsapp: { ...full, qrcode: '' } });
     return full;
+  }
+
+  /**
+   * The status history of a connection of `companyId`, newest first (at most `limit`, 1..200). Answers
+   * undefined for unknown ids and other companies' ids.
+   */
+  async statusHistory(companyId: number, id: number, limit = 50): Promise<StatusHistoryEntry[] | undefined> {
+    const exists = await this.db('whatsapps').where({ companyId, id }).first('id');
+    if (!exists) return undefined;
+    const rows = await this.db(STATUS_HISTORY)
+      .where({ companyId, whatsappId: id })
+      .orderBy('id', 'desc')
+      .limit(Math.max(1, Math.min(STATUS_HISTORY_KEEP, Math.trunc(limit))))
+      .select('id', 'status', 'previousStatus', 'reason', 'retries', 'createdAt');
+    return rows.map((r: Row) => ({
+      id: Number(r.id),
+      status: String(r.status),
+      previousStatus: (r.previousStatus as string | null) ?? null,
+      reason: (r.reason as string | null) ?? null,
+      retries: Number(r.retries ?? 0),
+      createdAt: iso(r.createdAt as Date),
+    }));
   }
 
   async saveSession(companyId: number, id: number, session: string | null): Promise<void> {
@@ -548,6 +590,7 @@ export class ConnectionStore implements ConnectionsService {
       findByApiToken: (t) => this.findByApiToken(t),
       listByChannelStatus: (ch, st) => this.listByChannelStatus(ch, st),
       updateStatus: (c, id, u) => this.updateStatus(c, id, u),
+      statusHistory: (c, id, limit) => this.statusHistory(c, id, limit),
       saveSession: (c, id, s) => this.saveSession(c, id, s),
       queueIdsOf: (c, id) => this.queueIdsOf(c, id),
     };

@@ -113,6 +113,13 @@ export const en: Translation = {
     unread: '{{count}} unread messages',
     buttonCount: 'Notifications: {{count}} tickets waiting',
   },
+  alerts: {
+    button: 'Alerts',
+    buttonUnread: 'Alerts: {{count}} unread',
+    title: 'Alerts',
+    empty: 'No alerts.',
+    readAll: 'Mark all as read',
+  },
   announcements: {
     title: 'Announcements',
     empty: 'No announcements right now.',

@@ -113,6 +113,13 @@ export const es: Translation = {
     unread: '{{count}} mensajes no leídos',
     buttonCount: 'Notificaciones: {{count}} atenciones en espera',
   },
+  alerts: {
+    button: 'Alertas',
+    buttonUnread: 'Alertas: {{count}} sin leer',
+    title: 'Alertas',
+    empty: 'No hay alertas.',
+    readAll: 'Marcar todas como leídas',
+  },
   announcements: {
     title: 'Anuncios',
     empty: 'No hay anuncios por ahora.',

@@ -111,6 +111,13 @@ export const ptBR = {
     unread: '{{count}} mensagens não lidas',
     buttonCount: 'Notificações: {{count}} atendimentos aguardando',
   },
+  alerts: {
+    button: 'Alertas',
+    buttonUnread: 'Alertas: {{count}} não lidos',
+    title: 'Alertas',
+    empty: 'Nenhum alerta.',
+    readAll: 'Marcar todos como lidos',
+  },
   announcements: {
     title: 'Anúncios',
     empty: 'Nenhum anúncio no momento.',

@@ -114,6 +114,13 @@ export const tr: Translation = {
     unread: '{{count}} okunmamış mesaj',
     buttonCount: 'Bildirimler: {{count}} talep bekliyor',
   },
+  alerts: {
+    button: 'Uyarılar',
+    buttonUnread: 'Uyarılar: {{count}} okunmamış',
+    title: 'Uyarılar',
+    empty: 'Uyarı yok.',
+    readAll: 'Tümünü okundu işaretle',
+  },
   announcements: {
     title: 'Duyurular',
     empty: 'Şu anda duyuru yok.',

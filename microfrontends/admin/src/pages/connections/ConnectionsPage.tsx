@@ -11,6 +11,7 @@ import { ATTENTION, deleteConnection, disconnectSession, NEW_CHANNELS, resetSess
 import { ConnectionModal } from './ConnectionModal';
 import { ImportCard } from './ImportCard';
 import { QrModal } from './QrModal';
+import { HistoryModal } from './HistoryModal';
 
 const STATUS_TONE: Record<string, 'success' | 'warning' | 'danger' | 'info' | 'muted'> = { CONNECTED: 'success', qrcode: 'warning', PAIRING: 'warning', OPENING: 'info', TIMEOUT: 'danger', DISCONNECTED: 'danger' };
 
@@ -31,7 +32,7 @@ function pick(s: SessionEvent['session']): Partial<Connection> {
  * of each status (QR code; try again and new QR when disconnected; disconnect when connected, pairing or
  * timed out; a disabled "connecting" while opening), last update, default flag, edit and delete; a "new
  * connection" menu (WhatsApp QR code, WhatsApp Cloud API, Facebook, Instagram, each gated by its plan flag);
- * restart all; the import progress card; live on `company-{id}-whatsapp` and `company-{id}-whatsappSession`
+ * restart all; the status history of each connection (HistoryModal); the import progress card; live on `company-{id}-whatsapp` and `company-{id}-whatsappSession`
  * (the QR dialog renders the pushed qrcode).
  */
 export function ConnectionsPage() {
@@ -43,6 +44,7 @@ export function ConnectionsPage() {
   const menuAnchor = useRef<HTMLButtonElement>(null);
   const [editing, setEditing] = useState<{ id: number | null; channel: Channel } | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
+  const [historyFor, setHistoryFor] = useState<Connection | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'delete' | 'disconnect'; connection: Connection } | null>(null);
   const [busy, setBusy] = useState<number | 'all' | null>(null);
   const query = useQuery({ queryKey: sharedKeys.connections, queryFn: ({ signal }) => fetchConnections(signal) });
@@ -204,6 +206,9 @@ export function ConnectionsPage() {
                   <td>{shortDateTime(c.updatedAt)}</td>
                   <td>{c.isDefault ? <Chip $tone="success">{t('common.yes')}</Chip> : null}</td>
                   <td className="actions">
+                    <IconButton label={t('connections.historyButton', { name: c.name })} tone="default" onClick={() => setHistoryFor(c)} data-testid={`history-button-${c.id}`}>
+                      <AdminIcon name="history" />
+                    </IconButton>
                     <IconButton label={t('connections.edit', { name: c.name })} tone="default" onClick={() => setEditing({ id: c.id, channel: c.channel as Channel })}>
                       <AdminIcon name="edit" />
                     </IconButton>
@@ -227,6 +232,7 @@ export function ConnectionsPage() {
         />
       </TableCard>
       {editing ? <ConnectionModal connectionId={editing.id} channel={editing.channel} onClose={() => setEditing(null)} onSaved={(c) => apply({ type: 'upsert', record: c })} /> : null}
+      {historyFor ? <HistoryModal connection={historyFor} onClose={() => setHistoryFor(null)} /> : null}
       {qrConnection ? <QrModal connection={qrConnection} onClose={() => setQrFor(null)} /> : null}
       <ConfirmDialog
         open={Boolean(confirm)}

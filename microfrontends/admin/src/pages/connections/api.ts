@@ -52,7 +52,26 @@ export interface ConnectionInput {
   schedules?: WeekSchedule[];
 }
 
-export const connectionKeys = { one: (id: number) => ['admin', 'connection', id] as const };
+export const connectionKeys = { one: (id: number) => ['admin', 'connection', id] as const, history: (id: number) => ['admin', 'connection', id, 'status-history'] as const };
+
+/** One status change (`GET /whatsapp/:id/status-history`, plugins/connections). */
+export interface StatusHistoryEntry {
+  id: number;
+  status: string;
+  previousStatus: string | null;
+  /** Why, when known: a Baileys DisconnectReason name or `livenessProbe`. */
+  reason: string | null;
+  retries: number;
+  createdAt: string;
+}
+
+/** `GET /whatsapp/:id/status-history?limit=` (admins): the connection's status changes, newest first. */
+export function fetchStatusHistory(id: number, limit = 50, signal?: AbortSignal): Promise<StatusHistoryEntry[]> {
+  return api.get<{ records: StatusHistoryEntry[] }>(`/whatsapp/${id}/status-history`, { query: { limit }, signal }).then((r) => (Array.isArray(r?.records) ? r.records : []));
+}
+
+/** Close reasons the status history names (others are shown as sent). */
+export const KNOWN_REASONS = ['livenessProbe', 'connectionLost', 'connectionClosed', 'connectionReplaced', 'loggedOut', 'badSession', 'multideviceMismatch', 'forbidden', 'unavailableService', 'restartRequired', 'unknown'] as const;
 
 /** `GET /whatsapp/:id?session=0` (admins get `token`). */
 export function fetchConnection(id: number, signal?: AbortSignal): Promise<Connection & { token?: string }> {

@@ -38,6 +38,28 @@ export const texts = {
         "other": "{{status}}"
       },
       "attention": "Esta conexão precisa de atenção",
+      "history": "Histórico de {{name}}",
+      "historyButton": "Histórico de status de {{name}}",
+      "historyEmpty": "Nenhuma mudança de status registrada ainda.",
+      "historyColumns": {
+        "when": "Quando",
+        "change": "Mudança",
+        "reason": "Motivo",
+        "retries": "Tentativas"
+      },
+      "reasons": {
+        "livenessProbe": "Conectada mas sem resposta (verificação de vida)",
+        "connectionLost": "Conexão perdida",
+        "connectionClosed": "Conexão fechada",
+        "connectionReplaced": "Aberta em outro lugar",
+        "loggedOut": "Desconectada no celular (novo QR code)",
+        "badSession": "Sessão inválida (novo QR code)",
+        "multideviceMismatch": "Dispositivo incompatível (novo QR code)",
+        "forbidden": "Recusada pelo WhatsApp",
+        "unavailableService": "WhatsApp indisponível",
+        "restartRequired": "Reinício pedido pelo WhatsApp",
+        "unknown": "Motivo desconhecido"
+      },
       "session": {
         "qr": "QR code",
         "retry": "Tentar novamente",
@@ -193,6 +215,28 @@ export const texts = {
         "other": "{{status}}"
       },
       "attention": "This connection needs attention",
+      "history": "History of {{name}}",
+      "historyButton": "Status history of {{name}}",
+      "historyEmpty": "No status change recorded yet.",
+      "historyColumns": {
+        "when": "When",
+        "change": "Change",
+        "reason": "Reason",
+        "retries": "Attempts"
+      },
+      "reasons": {
+        "livenessProbe": "Connected but not answering (liveness check)",
+        "connectionLost": "Connection lost",
+        "connectionClosed": "Connection closed",
+        "connectionReplaced": "Opened elsewhere",
+        "loggedOut": "Logged out on the phone (new QR code)",
+        "badSession": "Invalid session (new QR code)",
+        "multideviceMismatch": "Device mismatch (new QR code)",
+        "forbidden": "Refused by WhatsApp",
+        "unavailableService": "WhatsApp unavailable",
+        "restartRequired": "Restart asked by WhatsApp",
+        "unknown": "Unknown reason"
+      },
       "session": {
         "qr": "QR code",
         "retry": "Try again",
@@ -349,6 +393,28 @@ export const texts = {
         "other": "{{status}}"
       },
       "attention": "Esta conexión necesita atención",
+      "history": "Historial de {{name}}",
+      "historyButton": "Historial de estado de {{name}}",
+      "historyEmpty": "Todavía no hay cambios de estado registrados.",
+      "historyColumns": {
+        "when": "Cuándo",
+        "change": "Cambio",
+        "reason": "Motivo",
+        "retries": "Intentos"
+      },
+      "reasons": {
+        "livenessProbe": "Conectada pero sin respuesta (verificación de vida)",
+        "connectionLost": "Conexión perdida",
+        "connectionClosed": "Conexión cerrada",
+        "connectionReplaced": "Abierta en otro lugar",
+        "loggedOut": "Desconectada en el teléfono (nuevo código QR)",
+        "badSession": "Sesión inválida (nuevo código QR)",
+        "multideviceMismatch": "Dispositivo incompatible (nuevo código QR)",
+        "forbidden": "Rechazada por WhatsApp",
+        "unavailableService": "WhatsApp no disponible",
+        "restartRequired": "Reinicio pedido por WhatsApp",
+        "unknown": "Motivo desconocido"
+      },
       "session": {
         "qr": "Código QR",
         "retry": "Reintentar",
@@ -504,6 +570,28 @@ export const texts = {
         "other": "{{status}}"
       },
       "attention": "Bu bağlantı ilgi bekliyor",
+      "history": "{{name}} geçmişi",
+      "historyButton": "{{name}} durum geçmişi",
+      "historyEmpty": "Henüz kayıtlı durum değişikliği yok.",
+      "historyColumns": {
+        "when": "Ne zaman",
+        "change": "Değişiklik",
+        "reason": "Neden",
+        "retries": "Denemeler"
+      },
+      "reasons": {
+        "livenessProbe": "Bağlı ama yanıt vermiyor (canlılık kontrolü)",
+        "connectionLost": "Bağlantı kaybedildi",
+        "connectionClosed": "Bağlantı kapandı",
+        "connectionReplaced": "Başka bir yerde açıldı",
+        "loggedOut": "Telefonda çıkış yapıldı (yeni QR kodu)",
+        "badSession": "Geçersiz oturum (yeni QR kodu)",
+        "multideviceMismatch": "Cihaz uyumsuzluğu (yeni QR kodu)",
+        "forbidden": "WhatsApp tarafından reddedildi",
+        "unavailableService": "WhatsApp kullanılamıyor",
+        "restartRequired": "WhatsApp yeniden başlatma istedi",
+        "unknown": "Bilinmeyen neden"
+      },
       "session": {
         "qr": "QR kod",
         "retry": "Tekrar dene",

@@ -14,7 +14,7 @@ import { discoverPlugins, loadDefinition } from '@atendo/core/src/plugins/loader
 import { Graph, sharedEnv, Tenant } from '../plugins/integrations/test/harness';
 
 const ROOT = join(__dirname, '..');
-const EXAMPLE = 'atendo-example-echo-integration';
+const EXAMPLE = 'atendo-plugin-echo-integration';
 
 describe('a third-party plugin package (examples/echo-integration)', () => {
   mkdirSync(join(ROOT, '.data'), { recursive: true });
@@ -51,7 +51,7 @@ describe('a third-party plugin package (examples/echo-integration)', () => {
     expect(defs.find((d) => d.id === 'echo-integration')).toMatchObject({ dependsOn: ['integrations'] });
   });
 
-  test('type echo: created through /queueIntegration, answers the customer with its per-ticket state, hands over on "tchau"', async () => {
+  test('type echo: created through /queueIntegration, answers the customer with its per-ticket state and the company\'s canned replies, hands over on "tchau"', async () => {
     const t = await Tenant.create(k, graph);
     expect((await k.as(t.admin, 'POST', '/queueIntegration', { type: 'nope', name: 'Nada' })).json().error).toBe('ERR_VALIDATION');
     const res = await k.as(t.admin, 'POST', '/queueIntegration', { type: 'echo', name: 'Eco' });
@@ -62,6 +62,10 @@ describe('a third-party plugin package (examples/echo-integration)', () => {
     expect(await c.receives(1)).toEqual(['eco 1: oi']);
     await c.says('tudo bem?');
     expect(await c.receives(1)).toEqual(['eco 2: tudo bem?']);
+    // A canned reply of the company (the plugin's own table and route) answers its keyword.
+    expect((await k.as(t.admin, 'POST', '/echo-integration/replies', { keyword: 'Horário', reply: 'Das 8h às 18h.' })).statusCode).toBe(200);
+    await c.says('  horário ');
+    expect(await c.receives(1)).toEqual(['Das 8h às 18h.']);
     await c.says('tchau');
     expect(await c.receives(1)).toEqual(['Até mais!']);
     await c.ticketBecomes({ useIntegration: false, status: 'pending' });

@@ -13,82 +13,19 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildWeb, freePort } from '../shell/test/harness';
+import { checkoutCopy, ROOT } from './support/checkout-copy';
 import { cleanEnv, emptyDatabase, startNode, waitForUrl, type NodeProcess } from './support/processes';
 
 jest.setTimeout(600_000);
 
-const ROOT = resolve(__dirname, '..');
-
-/**
- * Hard-links every file under `from` into `to` (folders created; symlinks copied as they are); copies when
- * the temp folder is on another file system. (Outside the repository on purpose: Node.js would find the
- * repository's full node_modules by walking up from a copy inside it.)
- */
-function linkTree(from: string, to: string): void {
-  try {
-    execFileSync('cp', ['-al', from, to], { stdio: 'pipe' });
-  } catch {
-    rmSync(to, { recursive: true, force: true });
-    execFileSync('cp', ['-a', from, to], { stdio: 'pipe' });
-  }
-}
-
-function linkFile(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (lstatSync(p).isDirectory()) walk(p, out);
-    else out.push(p);
-  }
-  return out;
-}
-
 /**
  * A copy of the repository as a production host has it after `npm ci --omit=dev` and `npm run build`:
- * the sources (tracked and new, not ignored), the build outputs, and node_modules without the lock's
- * dev-only packages.
+ * the sources, the build outputs, and node_modules without the lock's dev-only packages.
  */
-function productionCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'atendo-prod-'));
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT }).toString('utf8').split('\0').filter(Boolean);
-  const builds = ['shell/dist', 'shell/dist-server'];
-  for (const base of ['kernel', 'plugins', 'channels', 'microfrontends']) {
-    for (const name of existsSync(join(ROOT, base)) ? readdirSync(join(ROOT, base)) : []) if (existsSync(join(ROOT, base, name, 'dist'))) builds.push(`${base}/${name}/dist`);
-  }
-  for (const b of builds) for (const f of walk(join(ROOT, b))) files.push(relative(ROOT, f));
-  for (const f of files) {
-    const src = join(ROOT, f);
-    if (!existsSync(src) || !statSync(src).isFile()) continue;
-    mkdirSync(dirname(join(dir, f)), { recursive: true });
-    linkFile(src, join(dir, f));
-  }
-  // node_modules of the root and of the workspaces (npm nests some packages there), then the dev-only ones out.
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; link?: boolean }> };
-  const moduleDirs = new Set(Object.keys(lock.packages).filter((p) => p.includes('node_modules/')).map((p) => p.slice(0, p.indexOf('node_modules/') + 'node_modules'.length)));
-  for (const m of moduleDirs) if (existsSync(join(ROOT, m))) linkTree(join(ROOT, m), join(dir, m));
-  for (const [path, entry] of Object.entries(lock.packages)) if (entry.dev && path) rmSync(join(dir, path), { recursive: true, force: true });
-  // Command shims whose package is gone.
-  for (const m of moduleDirs) {
-    const bin = join(dir, m, '.bin');
-    if (!existsSync(bin)) continue;
-    for (const name of readdirSync(bin)) {
-      const p = join(bin, name);
-      if (lstatSync(p).isSymbolicLink() && !existsSync(resolve(bin, readlinkSync(p)))) rmSync(p);
-    }
-  }
-  return dir;
-}
+const productionCopy = () => checkoutCopy({ omitDev: true, prefix: 'atendo-prod-' });
 
 describe('NODE_ENV=production: the compiled build without dev dependencies', () => {
   let copy: string;

@@ -17,13 +17,24 @@
 //   node scripts/build.mjs --server-only   server code only (a few seconds)
 //   node scripts/build.mjs --force         rebuild everything even when fresh
 //
+// 3. External plugin packages: every plugin package in node_modules (`"atendo": {"role": "plugin"}`) that
+//    is not a workspace (installed from a tarball or a registry, or linked from a folder with
+//    `npm install <folder>`) and whose entry is TypeScript is transpiled the same way into its own folder:
+//    every `.ts` of the package (tests and node_modules aside) -> `<package>/dist/<same path>.js`, other
+//    files beside them copied. The compiled kernel maps the package's `.ts` files there
+//    (kernel/core/src/runtime/compiled.ts). A package whose entry is JavaScript runs as it is.
+//
 // The server code is rebuilt only when a source is newer than the last build (the stamp
-// shell/dist-server/.server-build.json), the web UI likewise per package. Builds hold the checkout's build
+// shell/dist-server/.server-build.json), the web UI likewise per package, an external plugin when its
+// content (file names and bytes) changed (the stamp <package>/dist/.atendo-build.json, which also marks the
+// folder as ours: a dist/ the package ships itself is never overwritten). Builds hold the checkout's build
 // lock (scripts/build-lock.mjs), so parallel test workers never write the same dist/ at once.
 import { build } from 'esbuild';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { withBuildLock } from './build-lock.mjs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,9 +122,106 @@ function serverFresh(pkgs, newest) {
   }
 }
 
-/** Compiles the server packages and the web server (skipped when fresh unless `force`). */
+/**
+ * Plugin packages in `root`'s node_modules that are not its workspaces (the rule of
+ * kernel/core/src/runtime/plugin-packages.ts): `{name, dir}` with `dir` the package's real folder (a linked
+ * folder resolved), and `entry`, the file Node resolves the package name to.
+ */
+export function externalPluginPackages(root = ROOT) {
+  const nm = join(root, 'node_modules');
+  if (!existsSync(nm)) return [];
+  const workspaces = new Set(workspaceDirs(root).map((d) => realpathSync(join(root, d))));
+  const req = createRequire(join(root, 'package.json'));
+  const out = [];
+  const check = (at) => {
+    let pkg;
+    try {
+      pkg = JSON.parse(readFileSync(join(at, 'package.json'), 'utf8'));
+    } catch {
+      return;
+    }
+    if (pkg?.atendo?.role !== 'plugin' || !pkg.name) return;
+    const dir = realpathSync(at);
+    if (workspaces.has(dir)) return;
+    let entry;
+    try {
+      entry = req.resolve(pkg.name);
+    } catch {
+      entry = undefined; // no resolvable entry: the kernel reports it when it loads the package
+    }
+    out.push({ name: pkg.name, version: pkg.version ?? '', dir, entry });
+  };
+  for (const name of readdirSync(nm)) {
+    if (name.startsWith('.')) continue;
+    if (name.startsWith('@')) for (const sub of readdirSync(join(nm, name))) check(join(nm, name, sub));
+    else check(join(nm, name));
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The files of an external package the build reads: all but node_modules, dist, tests and dot files. */
+function packageFiles(dir, at = dir, out = []) {
+  for (const name of readdirSync(at).sort()) {
+    if (name.startsWith('.')) continue;
+    const p = join(at, name);
+    if (statSync(p).isDirectory()) {
+      if (name !== 'node_modules' && !(at === dir && name === 'dist') && name !== 'test' && name !== '__tests__') packageFiles(dir, p, out);
+    } else if (!/\.test\.[cm]?[jt]sx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const EXTERNAL_STAMP = '.atendo-build.json';
+
+/**
+ * Compiles one external plugin package into `<dir>/dist` when its entry is TypeScript and its content
+ * changed since the last build (or `force`). Answers `'built'`, `'fresh'` or `'javascript'` (nothing to do).
+ * Refuses to replace a dist/ folder the package ships itself.
+ */
+async function buildExternalPlugin(pkg, force) {
+  if (!pkg.entry || !/\.tsx?$/.test(pkg.entry) || pkg.entry.endsWith('.d.ts')) return 'javascript';
+  const files = packageFiles(pkg.dir);
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(relative(pkg.dir, f)).update('\0').update(readFileSync(f)).update('\0');
+  const digest = hash.digest('hex');
+  const outdir = join(pkg.dir, 'dist');
+  const stampFile = join(outdir, EXTERNAL_STAMP);
+  let stamp;
+  if (existsSync(outdir)) {
+    try {
+      stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+    } catch {
+      throw new Error(`${pkg.name} (${pkg.dir}) has a TypeScript entry and a dist/ folder the build did not write: an Atendo plugin package ships either TypeScript sources (the build compiles them into dist/) or JavaScript (its "main" a .js file), not both`);
+    }
+  }
+  if (!force && stamp?.digest === digest) return 'fresh';
+  rmSync(outdir, { recursive: true, force: true });
+  const ts = files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'));
+  if (ts.length) await build({ ...ESBUILD, entryPoints: ts, outdir, outbase: pkg.dir, bundle: false });
+  // Files beside the sources (JSON, SQL, plain JS) are copied; the package's top-level files are not sources.
+  for (const f of files.filter((f) => !/\.tsx?$/.test(f) && relative(pkg.dir, f).includes(sep))) {
+    mkdirSync(dirname(join(outdir, relative(pkg.dir, f))), { recursive: true });
+    cpSync(f, join(outdir, relative(pkg.dir, f)));
+  }
+  writeFileSync(stampFile, JSON.stringify({ name: pkg.name, version: pkg.version, digest, files: ts.length }));
+  return 'built';
+}
+
+/** Compiles the external plugin packages that need it (see buildExternalPlugin). */
+export async function buildExternalPlugins({ force = false, root = ROOT } = {}) {
+  const t0 = Date.now();
+  const built = [];
+  for (const pkg of externalPluginPackages(root)) {
+    if ((await buildExternalPlugin(pkg, force)) === 'built') built.push(`${pkg.name}@${pkg.version}`);
+  }
+  if (built.length) say(`external plugins: ${built.join(', ')} compiled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return built;
+}
+
+/** Compiles the server packages, the external plugin packages and the web server (skipped when fresh unless `force`). */
 export async function buildServer({ force = false } = {}) {
   return withBuildLock(async () => {
+    await buildExternalPlugins({ force });
     const t0 = Date.now();
     const pkgs = serverPackages();
     const newest = newestServerSource(pkgs);

@@ -54,7 +54,8 @@ function webPackages() {
   const require = createRequire(import.meta.url);
   const areas = require('../shell/area-manifests.cjs').loadAreaManifests(ROOT);
   const manifests = areas.map((a) => join(ROOT, a.package, 'area.json'));
-  const errorTexts = Object.keys(require('../shell/plugin-error-texts.cjs').loadPluginErrorTexts(ROOT)).map((id) => join(ROOT, 'plugins', id, 'i18n', 'errors.json'));
+  // The plugins' error texts, workspace and external packages (a newly installed plugin rebuilds the shell).
+  const errorTexts = require('../shell/plugin-error-texts.cjs').pluginErrorTextFiles(ROOT);
   const shared = ['web/api/src', 'web/ui/src', 'web/kit/src', 'kernel/sdk/src/wire', 'shell/federation.mjs', 'shell/area-manifests.cjs', 'package-lock.json'].map((p) => join(ROOT, p));
   const pkgs = [{ dir: 'shell', output: 'dist/index.html', required: true, shared: [...shared, 'shell/plugin-error-texts.cjs', ...manifests, ...errorTexts].map((p) => (p.startsWith('/') ? p : join(ROOT, p))) }];
   for (const area of areas) {

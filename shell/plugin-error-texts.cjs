@@ -4,10 +4,11 @@
 // (the four interface languages, the same codes in each). The shell's build reads every such file and
 // hands the merged tables to the shell (`__ATENDO_PLUGIN_ERROR_TEXTS__`, rspack DefinePlugin; jest sets
 // the same global), which adds them to i18next's `backendErrors` next to the kernel codes' texts
-// (shell/src/i18n/locales), so an error is translated on any page, whichever area shows it. Node
+// (shell/src/i18n/locales), so an error is translated on any page, whichever area shows it. A plugin package
+// installed from outside the workspaces ships its texts the same way, in its own i18n/errors.json. Node
 // built-ins only; CommonJS for jest.config.js, the ESM build scripts and TypeScript alike.
 'use strict';
-const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync, realpathSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
 const ROOT_DIR = join(__dirname, '..');
@@ -60,13 +61,77 @@ function loadPluginErrorTexts(root = ROOT_DIR) {
   return out;
 }
 
+/**
+ * The error texts of the plugin packages installed from outside the workspaces (a tarball, a registry or
+ * a linked folder: `"atendo": {"role": "plugin"}` in node_modules, not a workspace; the rule of
+ * kernel/core/src/runtime/plugin-packages.ts), from their own `i18n/errors.json`, validated:
+ * `{ 'node_modules/<package name>': { 'pt-BR': {code: text}, en, es, tr } }`.
+ */
+function loadExternalPluginErrorTexts(root = ROOT_DIR) {
+  const out = {};
+  for (const { name, dir } of externalPluginDirs(root)) {
+    const file = join(dir, 'i18n', 'errors.json');
+    if (!existsSync(file)) continue;
+    let json;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`${file}: ${err.message}`);
+    }
+    delete json.$comment;
+    out[`node_modules/${name}`] = validateErrorTexts(json, `node_modules/${name}/i18n/errors.json`);
+  }
+  return out;
+}
+
+/** Every errors.json file the shell's build reads (workspace plugins, then external plugin packages). */
+function pluginErrorTextFiles(root = ROOT_DIR) {
+  const files = Object.keys(loadPluginErrorTexts(root)).map((id) => join(root, 'plugins', id, 'i18n', 'errors.json'));
+  for (const { dir } of externalPluginDirs(root)) if (existsSync(join(dir, 'i18n', 'errors.json'))) files.push(join(dir, 'i18n', 'errors.json'));
+  return files;
+}
+
+/** `{name, dir}` (real folder) of each plugin package in `root`'s node_modules that is not a workspace of `root`. */
+function externalPluginDirs(root) {
+  const nm = join(root, 'node_modules');
+  if (!existsSync(nm)) return [];
+  const readJson = (f) => {
+    try {
+      return JSON.parse(readFileSync(f, 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const workspaces = new Set();
+  for (const w of readJson(join(root, 'package.json'))?.workspaces ?? []) {
+    const dirs = w.endsWith('/*') ? (existsSync(join(root, w.slice(0, -2))) ? readdirSync(join(root, w.slice(0, -2))).map((e) => join(root, w.slice(0, -2), e)) : []) : [join(root, w)];
+    for (const d of dirs) if (existsSync(join(d, 'package.json'))) workspaces.add(realpathSync(d));
+  }
+  const out = [];
+  const check = (at) => {
+    const pkg = readJson(join(at, 'package.json'));
+    if (pkg?.atendo?.role !== 'plugin' || !pkg.name) return;
+    const dir = realpathSync(at);
+    if (!workspaces.has(dir)) out.push({ name: pkg.name, dir });
+  };
+  for (const name of readdirSync(nm).sort()) {
+    if (name.startsWith('.')) continue;
+    if (name.startsWith('@')) for (const sub of readdirSync(join(nm, name)).sort()) check(join(nm, name, sub));
+    else check(join(nm, name));
+  }
+  return out;
+}
+
+/** Where a plugin's texts live: `plugins/<id>` for a workspace plugin, its package name for an external one. */
+const where = (plugin) => (plugin.startsWith('node_modules/') ? plugin : `plugins/${plugin}`);
+
 /** The tables merged per language (`{ 'pt-BR': {code: text}, … }`); a code in two plugins' files is refused. */
 function mergeErrorTexts(byPlugin) {
   const merged = Object.fromEntries(LANGUAGES.map((l) => [l, {}]));
   const owner = {};
   for (const [plugin, texts] of Object.entries(byPlugin)) {
     for (const code of Object.keys(texts[LANGUAGES[0]])) {
-      if (owner[code]) throw new Error(`error code ${code} has texts in both plugins/${owner[code]} and plugins/${plugin}`);
+      if (owner[code]) throw new Error(`error code ${code} has texts in both ${where(owner[code])} and ${where(plugin)}`);
       owner[code] = plugin;
     }
     for (const lng of LANGUAGES) Object.assign(merged[lng], texts[lng]);
@@ -74,4 +139,4 @@ function mergeErrorTexts(byPlugin) {
   return merged;
 }
 
-module.exports = { ROOT_DIR, LANGUAGES, validateErrorTexts, loadPluginErrorTexts, mergeErrorTexts };
+module.exports = { ROOT_DIR, LANGUAGES, validateErrorTexts, loadPluginErrorTexts, loadExternalPluginErrorTexts, pluginErrorTextFiles, mergeErrorTexts };

@@ -7,7 +7,7 @@ import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { FederationRuntimeEsmPlugin, HOST_EXPERIMENTS, PrecompressPlugin, loadAreas, remotesFromAreas, SHARE_STRATEGY, sharedModules, SHELL_DIR, swcRule } from './federation.mjs';
 
-const { loadPluginErrorTexts, mergeErrorTexts } = createRequire(import.meta.url)('./plugin-error-texts.cjs');
+const { loadExternalPluginErrorTexts, loadPluginErrorTexts, mergeErrorTexts } = createRequire(import.meta.url)('./plugin-error-texts.cjs');
 
 export default (_env, argv) => {
   const production = argv.mode !== 'development';
@@ -41,10 +41,11 @@ export default (_env, argv) => {
       }),
       new FederationRuntimeEsmPlugin(),
       // The manifests without their comments and package folders: routes, menu entries, gates, remote URLs.
-      // The plugins' error-code texts (plugins/<id>/i18n/errors.json), merged per language.
+      // The plugins' error-code texts (plugins/<id>/i18n/errors.json, and those of plugin packages installed
+      // from outside the workspaces), merged per language.
       new rspack.DefinePlugin({
         __ATENDO_AREAS__: JSON.stringify(areas.map(({ package: _pkg, ...area }) => area)),
-        __ATENDO_PLUGIN_ERROR_TEXTS__: JSON.stringify(mergeErrorTexts(loadPluginErrorTexts())),
+        __ATENDO_PLUGIN_ERROR_TEXTS__: JSON.stringify(mergeErrorTexts({ ...loadPluginErrorTexts(), ...loadExternalPluginErrorTexts() })),
       }),
       // index.html, the entry and its chunks as .br and .gz beside them (served by serve.ts).
       ...(production ? [new PrecompressPlugin()] : []),

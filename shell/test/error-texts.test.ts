@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCatalogue, type PluginDefinition } from '@atendo/sdk';
-import { LANGUAGES, loadPluginErrorTexts, mergeErrorTexts, ROOT_DIR, validateErrorTexts } from '../plugin-error-texts.cjs';
+import { LANGUAGES, loadExternalPluginErrorTexts, loadPluginErrorTexts, mergeErrorTexts, pluginErrorTextFiles, ROOT_DIR, validateErrorTexts } from '../plugin-error-texts.cjs';
 import { en } from '../src/i18n/locales/en';
 import { es } from '../src/i18n/locales/es';
 import { ptBR } from '../src/i18n/locales/pt-BR';
@@ -83,6 +83,40 @@ describe('translations of the error catalogue (kernel codes in the shell, plugin
         expect(mergeErrorTexts({ one: loaded.one })).toEqual(good());
       } finally {
         rmSync(root, { recursive: true, force: true });
+      }
+    });
+
+    test('a plugin package installed from outside the workspaces ships its texts in its own i18n/errors.json', () => {
+      const root = mkdtempSync(join(tmpdir(), 'errtexts-ext-'));
+      const outside = mkdtempSync(join(tmpdir(), 'errtexts-folder-'));
+      try {
+        writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'host', workspaces: ['plugins/*'] }));
+        const pkg = (dir: string, name: string, texts?: unknown) => {
+          mkdirSync(join(dir, 'i18n'), { recursive: true });
+          writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, atendo: { role: 'plugin' } }));
+          if (texts) writeFileSync(join(dir, 'i18n', 'errors.json'), JSON.stringify(texts));
+        };
+        // A workspace plugin (linked into node_modules by npm): read as plugins/<id>, not again as external.
+        pkg(join(root, 'plugins', 'one'), '@atendo/plugin-one', good());
+        mkdirSync(join(root, 'node_modules', '@atendo'), { recursive: true });
+        symlinkSync(join(root, 'plugins', 'one'), join(root, 'node_modules', '@atendo', 'plugin-one'), 'dir');
+        // External: one installed from a tarball, one linked from a folder outside, one without texts.
+        const other = { 'pt-BR': { ERR_B: 'b' }, en: { ERR_B: 'b' }, es: { ERR_B: 'b' }, tr: { ERR_B: 'b' } };
+        pkg(join(root, 'node_modules', 'atendo-plugin-tarball'), 'atendo-plugin-tarball', other);
+        pkg(outside, '@acme/atendo-plugin-linked', good());
+        mkdirSync(join(root, 'node_modules', '@acme'), { recursive: true });
+        symlinkSync(outside, join(root, 'node_modules', '@acme', 'atendo-plugin-linked'), 'dir');
+        pkg(join(root, 'node_modules', 'atendo-plugin-silent'), 'atendo-plugin-silent');
+
+        const external = loadExternalPluginErrorTexts(root);
+        expect(Object.keys(external)).toEqual(['node_modules/@acme/atendo-plugin-linked', 'node_modules/atendo-plugin-tarball']);
+        expect(pluginErrorTextFiles(root).sort()).toEqual([join(root, 'node_modules', 'atendo-plugin-tarball', 'i18n', 'errors.json'), join(outside, 'i18n', 'errors.json'), join(root, 'plugins', 'one', 'i18n', 'errors.json')].sort());
+        expect(mergeErrorTexts({ 'node_modules/atendo-plugin-tarball': external['node_modules/atendo-plugin-tarball'] }).en).toEqual({ ERR_B: 'b' });
+        // Its codes may not take a product plugin's.
+        expect(() => mergeErrorTexts({ ...loadPluginErrorTexts(root), ...external })).toThrow(/ERR_A has texts in both plugins\/one and node_modules\/@acme\/atendo-plugin-linked/);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+        rmSync(outside, { recursive: true, force: true });
       }
     });
   });

@@ -328,12 +328,44 @@ export async function dropDatabase(url: string): Promise<void> {
  * A migration is recorded under its source name `<stem>.ts` whether it runs from TypeScript (tsx, jest) or
  * from the compiled build (`dist/.../<stem>.js`), so one database serves both; plain JavaScript migrations
  * (no TypeScript source, e.g. an npm-installed plugin) keep their `.js` name.
+ * A migration is identified by its stem: a recorded `<stem>.js` whose folder now holds `<stem>.ts` (or the
+ * other way round: a plugin developed in TypeScript, then installed as JavaScript compiled without
+ * sourcemaps) is the same migration, renamed to the folder's name first (`reconcileRecordedExtensions`),
+ * never run twice nor reported as a corrupt migration directory.
  */
 export async function migrate(knex: Knex, owner: string, dir: string, renames: Record<string, string> = {}): Promise<string[]> {
   const table = `knex_migrations_${owner.replace(/-/g, '_')}`;
+  const source = new MigrationFolder(dir);
   await renameRecordedMigrations(knex, table, renames);
-  const [, done] = await knex.migrate.latest({ tableName: table, migrationSource: new MigrationFolder(dir) });
+  await reconcileRecordedExtensions(knex, table, source);
+  const [, done] = await knex.migrate.latest({ tableName: table, migrationSource: source });
   return done as string[];
+}
+
+const MIGRATION_EXT = /\.(ts|js|cjs)$/;
+
+/**
+ * Renames recorded migrations of `table` whose stem matches a migration of `source` under another
+ * extension (`x.js` recorded, `x.ts` in the folder, or the reverse) to the folder's name, in one
+ * transaction. Idempotent; nothing to do on a database that has not migrated this owner yet.
+ */
+export async function reconcileRecordedExtensions(knex: Knex, table: string, source: MigrationFolder): Promise<void> {
+  if (!(await knex.schema.hasTable(table))) return;
+  const wanted = new Map<string, string>();
+  for (const file of await source.getMigrations()) {
+    const name = source.getMigrationName(file);
+    wanted.set(name.replace(MIGRATION_EXT, ''), name);
+  }
+  const recorded = (await knex(table).select('name')).map((r: { name: string }) => r.name);
+  const have = new Set(recorded);
+  const moves = recorded.flatMap((name) => {
+    const target = wanted.get(name.replace(MIGRATION_EXT, ''));
+    return target && target !== name && !have.has(target) ? [[name, target] as const] : [];
+  });
+  if (!moves.length) return;
+  await knex.transaction(async (trx) => {
+    for (const [from, to] of moves) await trx(table).where({ name: from }).update({ name: to });
+  });
 }
 
 /**

@@ -132,42 +132,7 @@ export async function createTestKernel(opts: { plugins?: PluginDefinition[] | 'd
   return tk;
 }
 
-/** Resolves with the first `event` payload `socket` receives, or rejects after `ms`. */
-export function nextEvent<T = unknown>(socket: Socket, event: string, ms = 3000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      socket.off(event, on);
-      reject(new Error(`no ${event} within ${ms} ms`));
-    }, ms);
-    const on = (payload: T) => {
-      clearTimeout(t);
-      socket.off(event, on);
-      resolve(payload);
-    };
-    socket.on(event, on);
-  });
-}
-
-/** Collects every `event` payload `socket` receives until `ms` passes. */
-export async function collectEvents<T = unknown>(socket: Socket, event: string, ms: number): Promise<T[]> {
-  const got: T[] = [];
-  const on = (p: T) => got.push(p);
-  socket.on(event, on);
-  await new Promise((r) => setTimeout(r, ms));
-  socket.off(event, on);
-  return got;
-}
-
-/** Polls `check` until it returns truthy or `ms` passes. */
-export async function waitFor<T>(check: () => T | Promise<T>, ms = 3000, step = 20): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, step));
-  }
-}
-
+export { collectEvents, nextEvent, waitFor } from './wait';
 export { Fake, Graph, type Answer, type Hit } from './stand-ins';
 export { postgresBinaries, throwawayPostgres, type ThrowawayPostgres } from './throwaway-pg';
+export { connectKernel, type RemoteAnswer, type RemoteKernel, type RemoteUser } from './remote';

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { asExternal, useHostResolution, type PluginPackage } from '../runtime/plugin-packages';
 import {
   registerErrorCodes,
   type Contributions,
@@ -12,42 +12,14 @@ import {
   type Topic,
 } from '@atendo/sdk';
 
-/** A discovered plugin package. */
-export interface PluginPackage {
-  packageName: string;
-  dir: string;
-}
-
-/**
- * Finds plugin packages: every package under `node_modules` (scoped or not) whose package.json has
- * `"atendo": {"role": "plugin"}`. npm links workspace packages there too, so workspace plugins and plugins
- * installed from the registry load the same way.
- */
-export function discoverPlugins(rootDir: string): PluginPackage[] {
-  const nm = join(rootDir, 'node_modules');
-  if (!existsSync(nm)) return [];
-  const found: PluginPackage[] = [];
-  const check = (dir: string) => {
-    const pj = join(dir, 'package.json');
-    if (!existsSync(pj)) return;
-    try {
-      const pkg = JSON.parse(readFileSync(pj, 'utf8')) as { name?: string; atendo?: { role?: string } };
-      if (pkg.atendo?.role === 'plugin' && pkg.name) found.push({ packageName: pkg.name, dir });
-    } catch {
-      /* not a readable package: skip */
-    }
-  };
-  for (const entry of readdirSync(nm)) {
-    if (entry.startsWith('.')) continue;
-    if (entry.startsWith('@')) for (const sub of readdirSync(join(nm, entry))) check(join(nm, entry, sub));
-    else check(join(nm, entry));
-  }
-  return found.sort((a, b) => a.packageName.localeCompare(b.packageName));
-}
+export { discoverPlugins, externalPlugins, type ExternalPlugin, type PluginPackage } from '../runtime/plugin-packages';
 
 /** Loads a plugin package's definition (its entry's default export, or `plugin` export). */
 export async function loadDefinition(rootDir: string, pkg: PluginPackage): Promise<PluginDefinition> {
   const req = createRequire(join(rootDir, 'package.json'));
+  // A package that is not a workspace of the checkout gets the host's SDK and contracts (and its peers).
+  const external = asExternal(rootDir, pkg);
+  if (external) useHostResolution(rootDir, external);
   const entry = req.resolve(pkg.packageName);
   const mod = (await import(entry)) as { default?: unknown; plugin?: unknown };
   let def = (mod.default ?? mod.plugin) as PluginDefinition | { default?: PluginDefinition } | undefined;

@@ -31,7 +31,7 @@ describe('visibleMenu', () => {
   test('admins (any case) see the dashboard and the admin section but not the super section', () => {
     const k = keys({ profile: 'Admin', super: false }, ALL_ON);
     expect(k).toContain('main:dashboard');
-    expect(k.filter((x) => x.startsWith('admin:'))).toEqual(['admin:users', 'admin:queues', 'admin:connections', 'admin:deliveries', 'admin:settings', 'admin:auditLogs', 'admin:files', 'admin:privacy']);
+    expect(k.filter((x) => x.startsWith('admin:'))).toEqual(['admin:users', 'admin:queues', 'admin:sla', 'admin:connections', 'admin:deliveries', 'admin:settings', 'admin:auditLogs', 'admin:files', 'admin:privacy']);
     expect(k.some((x) => x.startsWith('super:'))).toBe(false);
     expect(keys(admin, ALL_ON)).toEqual(k);
   });

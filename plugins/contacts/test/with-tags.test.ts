@@ -17,7 +17,10 @@ const id: Record<string, number> = {};
 /** Statements sent to PostgreSQL while `fn` runs. */
 async function statements<T>(fn: () => Promise<T>): Promise<{ value: T; sqls: string[] }> {
   const sqls: string[] = [];
-  const count = (q: { sql: string }) => sqls.push(q.sql);
+  // The transaction's own BEGIN/COMMIT (findOrCreateMany opens one when given none) are not statements of work.
+  const count = (q: { sql: string }) => {
+    if (!/^(BEGIN|COMMIT|ROLLBACK);?$/.test(q.sql.trim())) sqls.push(q.sql);
+  };
   k.db.on('query', count);
   try {
     return { value: await fn(), sqls };

@@ -80,6 +80,7 @@ const CALLS: Record<string, Call> = {
 const NOT_TICKET_SCOPED: Record<string, string> = {
   'POST /schedules': "ticketId is accepted and ignored (the product family's client sends it); the server picks the ticket at send time",
   'PUT /schedules/{id}': 'the same body as POST /schedules, each field optional',
+  'GET /sla/tickets/{ticketId}': "read-only due times: a ticket without an SLA, of another company or that the caller does not see is one 404 ERR_NO_SLA_FOUND (never 403, so a hidden ticket's existence is not told); plugins/sla/test/sla.test.ts checks it",
 };
 
 /** Routes only admins may call: the owner's pass uses the company admin. */

@@ -770,6 +770,9 @@ describe('tickets: inbound pipeline', () => {
       expect((await k.as(B.admin, 'POST', '/contacts/merge/preview', body)).statusCode).toBe(404);
       expect((await k.as(B.admin, 'POST', '/contacts/merge', { ...body, previewToken: 'x' })).statusCode).toBe(404);
       expect((await k.as(T.userA, 'POST', '/contacts/merge/preview', body)).statusCode).toBe(403);
+      // Nor can A fold B's contact into one of its own.
+      expect((await k.as(T.admin, 'POST', '/contacts/merge/preview', { targetId: keep.id, sourceIds: [B.contact.id] })).statusCode).toBe(404);
+      expect(await k.db('contacts').where({ id: B.contact.id }).first()).toBeTruthy();
       expect((await k.as(T.admin, 'POST', '/contacts/merge/preview', { targetId: keep.id, sourceIds: [keep.id] })).statusCode).toBe(400);
 
       // The preview changes nothing and says what will move.

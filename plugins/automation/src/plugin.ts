@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { definePlugin, type PluginDefinition } from '@atendo/sdk';
-import { contactsService } from '@atendo/plugin-contacts/contract';
+import { contactMergers, contactsService } from '@atendo/plugin-contacts/contract';
 import { conversationHandlers, ticketsService, type ConversationTurn } from '@atendo/plugin-tickets/contract';
 import { connectionDeleted, connectionsService, connectionUpdated, type ConnectionBusEvent } from '@atendo/plugin-connections/contract';
 import { queuesService } from '@atendo/plugin-queues/contract';
@@ -57,6 +57,22 @@ export function createAutomationPlugin(opts: AutomationOptions = {}): PluginDefi
         now,
       });
       const bot = engine;
+
+      // One contact per person (issue 33 item 5): a merge of duplicate contacts moves their NPS ratings to the
+      // contact kept (ticket-keyed; the reports count them per contact), in the merge's transaction. The
+      // out-of-hours marks of the duplicates go with them (the kept contact's own marks stay).
+      ctx.extensions.contribute(contactMergers, {
+        id: 'automation',
+        preview: async (companyId, _targetId, sourceIds) => {
+          const [{ n }] = await ctx.db('automationNpsRatings').where({ companyId }).whereIn('contactId', sourceIds).count({ n: '*' });
+          return { npsRatings: Number(n) };
+        },
+        merge: async (companyId, targetId, sourceIds, trx) => {
+          const npsRatings = await trx('automationNpsRatings').where({ companyId }).whereIn('contactId', sourceIds).update({ contactId: targetId });
+          await trx('automationOutOfHours').where({ companyId }).whereIn('contactId', sourceIds).del();
+          return { counts: { npsRatings } };
+        },
+      });
 
       ctx.extensions.contribute(conversationHandlers, {
         id: HANDLER_ID,

@@ -287,6 +287,17 @@ describe('automation: what the customer receives', () => {
       expect(summary).toMatchObject({ total: 1, promoters: 1, score: 100, byUser: [{ userId: agent.id, total: 1 }] });
     });
 
+    test('a merge of duplicate contacts (issue 33 item 5) moves their ratings to the contact kept', async () => {
+      const kept = await e.api('POST', '/contacts', { name: 'Rosa', number: '5511987651234' });
+      const dup = await e.api('POST', '/contacts', { name: 'Rosa (2)', number: '5521987651234' });
+      await k.db('automationNpsRatings').insert({ companyId: e.companyId, ticketId: 2_000_000_001, contactId: dup.id, rate: 10 });
+      const preview = await e.api('POST', '/contacts/merge/preview', { targetId: kept.id, sourceIds: [dup.id] });
+      expect(preview.counts).toMatchObject({ npsRatings: 1 });
+      const merged = await e.api('POST', '/contacts/merge', { targetId: kept.id, sourceIds: [dup.id], previewToken: preview.previewToken });
+      expect(merged.counts).toMatchObject({ npsRatings: 1 });
+      expect(await k.db('automationNpsRatings').where({ companyId: e.companyId, ticketId: 2_000_000_001 }).first('contactId')).toEqual({ contactId: kept.id });
+    });
+
     test('after maxUseBotQueuesNPS invalid answers it closes without a rating', async () => {
       const { cst, t } = await served('Otto');
       await cst.receives(2);

@@ -175,14 +175,17 @@ export interface ContactsService {
   findOrCreate(companyId: number, input: FindOrCreateInput, trx?: Knex.Transaction): Promise<Contact>;
   /**
    * Added (additive, for the inbound pipeline): `findOrCreate` for many inputs of one company, whatever their
-   * number, in one read when every contact exists unchanged (else also one insert of the missing ones with
-   * `ON CONFLICT DO NOTHING` and one update of the changed ones), with the same rules: an existing contact
-   * gets `profilePicUrl`, `lid` and `remoteJid` only when given and different, and `name` only from a
-   * profile (`nameFrom: 'profile'`); race-safe (parallel
-   * calls give one row per number);
-   * `company-{cid}-contact` create/update events after `trx` commits (or at once). Answers one contact per
-   * input, in input order (inputs sharing a number share the contact; for them the last given fields win).
-   * 400 ERR_VALIDATION for an empty or over-long number.
+   * number, in one read when every contact exists unchanged (the rows locked FOR KEY SHARE until `trx` ends,
+   * so a merge or a delete of them waits), else also: the addresses merged into contacts (aliases),
+   * transaction advisory locks on the unknown ones' number keys and LIDs, a second look-up, one insert of
+   * the people still unknown (`ON CONFLICT DO NOTHING`) and one update of the changed contacts; with the same
+   * rules: the person is resolved as FindOrCreateInput says, an existing contact gets `profilePicUrl`, `lid`
+   * and `remoteJid` only when given and different, `name` only from a profile (`nameFrom: 'profile'`), and
+   * a LID-only contact the phone number a later input brings; race-safe (parallel calls give one row per
+   * person, whatever the spelling); `company-{cid}-contact` create/update events after the transaction
+   * commits (without `trx` it runs in its own). Answers one contact per input, in input order (inputs naming
+   * one person share the contact; for them the last given fields win). 400 ERR_VALIDATION for an empty or
+   * over-long number.
    */
   findOrCreateMany?(companyId: number, inputs: FindOrCreateInput[], trx?: Knex.Transaction, opts?: FindOrCreateManyOptions): Promise<Contact[]>;
   /**

@@ -647,7 +647,7 @@ describe('tickets: inbound pipeline', () => {
     };
 
     test('the measured defect: a contact saved with the 9th digit writes from its 12-digit WhatsApp id (Baileys and Cloud API): one contact, one ticket', async () => {
-      const T = await createTenant(k);
+      const T = A;
       const cloud = await createConnection(k, T.companyId, { channel: 'whatsappapi' });
       const n = mobile();
       // Saved by an attendant as 11 9XXXX-XXXX (libphonenumber-js normalises it to 55119XXXXXXXX).
@@ -692,7 +692,7 @@ describe('tickets: inbound pipeline', () => {
     });
 
     test("WhatsApp LIDs (Baileys 7): a LID-only message finds the contact that has the LID; a contact first known by its LID takes the phone number later", async () => {
-      const T = await createTenant(k);
+      const T = A;
       const n = mobile();
       const lid = `${lidOf()}@lid`;
       // Phone number and LID together (remoteJidAlt): the contact stores both.
@@ -727,7 +727,7 @@ describe('tickets: inbound pipeline', () => {
     });
 
     test('a new person writing from both spellings at once gets one contact (the creation is locked on the number)', async () => {
-      const T = await createTenant(k);
+      const T = A;
       const n = mobile();
       const burst = [n.with9, n.without9, n.with9, n.without9].map((phone) => from(T, { phone }));
       await Promise.all(burst.map((e) => publish(e)));
@@ -738,7 +738,7 @@ describe('tickets: inbound pipeline', () => {
     });
 
     test('merging two existing duplicates: listed, previewed, then merged in one audited transaction (tickets, messages, tags moved; one conversation); tenant-scoped', async () => {
-      const T = await createTenant(k);
+      const T = A;
       const n = mobile();
       const tag = await createTag(k, T.companyId);
       const tag2 = await createTag(k, T.companyId);
@@ -770,6 +770,9 @@ describe('tickets: inbound pipeline', () => {
       expect((await k.as(B.admin, 'POST', '/contacts/merge/preview', body)).statusCode).toBe(404);
       expect((await k.as(B.admin, 'POST', '/contacts/merge', { ...body, previewToken: 'x' })).statusCode).toBe(404);
       expect((await k.as(T.userA, 'POST', '/contacts/merge/preview', body)).statusCode).toBe(403);
+      // Nor can A fold B's contact into one of its own.
+      expect((await k.as(T.admin, 'POST', '/contacts/merge/preview', { targetId: keep.id, sourceIds: [B.contact.id] })).statusCode).toBe(404);
+      expect(await k.db('contacts').where({ id: B.contact.id }).first()).toBeTruthy();
       expect((await k.as(T.admin, 'POST', '/contacts/merge/preview', { targetId: keep.id, sourceIds: [keep.id] })).statusCode).toBe(400);
 
       // The preview changes nothing and says what will move.

@@ -619,7 +619,7 @@ export class ContactStore implements ContactsService {
     // 1. The common case: every input is a known contact, found in this one read.
     let pending = wanted;
     for (let attempt = 1; pending.length; attempt++) {
-      const found = await this.resolve(trx, companyId, pending, { withLinks, aliases: attempt > 1 });
+      const found = await this.resolve(trx, companyId, pending, { withLinks, aliases: true });
       for (const [number, row] of found) rowOf.set(number, row);
       pending = pending.filter((w) => !rowOf.has(w.number));
       if (!pending.length) break;
@@ -712,8 +712,9 @@ export class ContactStore implements ContactsService {
    * its LID (a phone contact before a LID-only one), then one having the LID as an alias. Ties: lowest id.
    */
   private async resolve(trx: Knex.Transaction, companyId: number, wanted: Wanted[], o: { withLinks: boolean; aliases: boolean }): Promise<Map<string, Record<string, unknown>>> {
+    const lidsOf = (list: Wanted[]) => [...new Set(list.flatMap((w) => [w.lid, w.lidGuess]).filter((l): l is string => Boolean(l)))];
     const numbers = [...new Set(wanted.flatMap((w) => w.variants))];
-    const lids = [...new Set(wanted.flatMap((w) => [w.lid, w.lidGuess]).filter((l): l is string => Boolean(l)))];
+    const lids = lidsOf(wanted);
     const read = (where: (b: Knex.QueryBuilder) => void) => {
       const b = trx('contacts').where('contacts.companyId', companyId).where(where).orderBy('contacts.id').forKeyShare('contacts');
       return (o.withLinks ? b.select('contacts.*', trx.raw(tagLinksColumn('contacts'))) : b.select('contacts.*')) as Promise<Record<string, unknown>[]>;
@@ -722,41 +723,56 @@ export class ContactStore implements ContactsService {
       void w.whereIn('contacts.number', numbers);
       if (lids.length) void w.orWhereIn('contacts.lid', lids);
     });
-    const aliasOf = new Map<string, number>();
-    if (o.aliases) {
-      const links: { contactId: number; kind: string; address: string }[] = await trx('contactAliases')
-        .where({ companyId })
-        .where((w) => {
-          void w.where('kind', 'number').whereIn('address', numbers);
-          if (lids.length) void w.orWhere((x) => x.where('kind', 'lid').whereIn('address', lids));
-        })
-        .select('contactId', 'kind', 'address');
-      for (const l of links) aliasOf.set(`${l.kind}:${l.address}`, l.contactId);
-      const have = new Set(rows.map((r) => r.id as number));
-      const more = [...new Set(links.map((l) => l.contactId))].filter((id) => !have.has(id));
-      if (more.length) rows.push(...(await read((w) => void w.whereIn('contacts.id', more))));
-    }
     const byNumber = new Map<string, Record<string, unknown>>();
     const byId = new Map<number, Record<string, unknown>>();
-    for (const r of rows) {
-      byId.set(r.id as number, r);
-      if (!byNumber.has(String(r.number))) byNumber.set(String(r.number), r);
-    }
+    const index = (list: Record<string, unknown>[]) => {
+      for (const r of list) {
+        byId.set(r.id as number, r);
+        if (!byNumber.has(String(r.number))) byNumber.set(String(r.number), r);
+      }
+    };
+    index(rows);
     const holdersOf = (lid: string) => rows.filter((r) => r.lid === lid).sort((a, b) => {
       const phone = (r: Record<string, unknown>) => (r.number === lidUser(lid) ? 1 : 0);
       return phone(a) - phone(b) || (a.id as number) - (b.id as number);
     });
-    const out = new Map<string, Record<string, unknown>>();
-    for (const w of wanted) {
+    const aliasOf = new Map<string, number>();
+    const pick = (w: Wanted) => {
       const lidHolder = w.lid ? holdersOf(w.lid)[0] : undefined;
-      const pick =
+      return (
         (w.lidOnly && lidHolder && lidHolder.number !== w.number ? lidHolder : undefined) ??
         w.variants.map((v) => byNumber.get(v)).find(Boolean) ??
         w.variants.map((v) => byId.get(aliasOf.get(`number:${v}`) ?? 0)).find(Boolean) ??
         lidHolder ??
         (w.lid ? byId.get(aliasOf.get(`lid:${w.lid}`) ?? 0) : undefined) ??
-        (w.lidGuess ? holdersOf(w.lidGuess).find((r) => r.number !== w.number) : undefined);
-      if (pick) out.set(w.number, pick);
+        (w.lidGuess ? holdersOf(w.lidGuess).find((r) => r.number !== w.number) : undefined)
+      );
+    };
+    // The addresses of merged duplicates (aliases) only for inputs no contact holds directly: the common case
+    // stays one statement.
+    const unmatched = wanted.filter((w) => !pick(w));
+    if (o.aliases && unmatched.length) {
+      const aNumbers = [...new Set(unmatched.flatMap((w) => w.variants))];
+      const aLids = lidsOf(unmatched);
+      const links: { contactId: number; kind: string; address: string }[] = await trx('contactAliases')
+        .where({ companyId })
+        .where((w) => {
+          void w.where('kind', 'number').whereIn('address', aNumbers);
+          if (aLids.length) void w.orWhere((x) => x.where('kind', 'lid').whereIn('address', aLids));
+        })
+        .select('contactId', 'kind', 'address');
+      for (const l of links) aliasOf.set(`${l.kind}:${l.address}`, l.contactId);
+      const more = [...new Set(links.map((l) => l.contactId))].filter((id) => !byId.has(id));
+      if (more.length) {
+        const extra = await read((w) => void w.whereIn('contacts.id', more));
+        rows.push(...extra);
+        index(extra);
+      }
+    }
+    const out = new Map<string, Record<string, unknown>>();
+    for (const w of wanted) {
+      const r = pick(w);
+      if (r) out.set(w.number, r);
     }
     return out;
   }

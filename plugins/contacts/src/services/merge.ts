@@ -238,17 +238,19 @@ export class ContactMerges {
    */
   async duplicates(companyId: number): Promise<DuplicateGroup[]> {
     const { rows } = await this.db.raw(
-      `WITH c AS (
+      `WITH c AS MATERIALIZED (
          SELECT id, number, lid,
                 CASE WHEN number ~ '^55[1-9][0-9]9[6-9][0-9]{7}$' THEN substr(number, 1, 4) || substr(number, 6) ELSE number END AS k
            FROM contacts
           WHERE company_id = ? AND is_group = false AND channel IN ('whatsapp', 'whatsappapi')
-       )
+       ),
+       -- A contact named by another's LID (equality joins: hashed, never a scan per row).
+       named AS (SELECT c1.id AS a, c2.id AS b FROM c c1 JOIN c c2 ON c2.lid = c1.number || '@lid' AND c2.id <> c1.id)
        SELECT c.* FROM c WHERE c.k IN (SELECT k FROM c GROUP BY k HAVING count(*) > 1)
        UNION
        SELECT c.* FROM c WHERE c.lid IN (SELECT lid FROM c WHERE lid IS NOT NULL GROUP BY lid HAVING count(*) > 1)
        UNION
-       SELECT c1.* FROM c c1 JOIN c c2 ON c2.id <> c1.id AND (c2.lid = c1.number || '@lid' OR c1.lid = c2.number || '@lid')`,
+       SELECT c.* FROM c WHERE c.id IN (SELECT a FROM named UNION SELECT b FROM named)`,
       [companyId],
     );
     const candidates = rows as { id: number; number: string; lid: string | null }[];

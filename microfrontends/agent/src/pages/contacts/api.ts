@@ -178,7 +178,7 @@ export interface ContactOption {
 }
 
 /** The order the preview lists the counts in (others follow, by key). */
-export const MERGE_COUNT_KEYS = ['tickets', 'ticketsJoined', 'messages', 'ticketNotes', 'tags', 'extraInfo', 'schedules', 'aliases'] as const;
+export const MERGE_COUNT_KEYS = ['tickets', 'ticketsJoined', 'messages', 'ticketNotes', 'tags', 'extraInfo', 'schedules', 'npsRatings', 'aliases'] as const;
 
 export const fetchDuplicates = (signal?: AbortSignal) => api.get<{ groups: DuplicateGroup[] }>('/contacts/duplicates', { signal });
 export const previewMerge = (targetId: number, sourceIds: number[]) => api.post<MergePreview>('/contacts/merge/preview', { targetId, sourceIds });

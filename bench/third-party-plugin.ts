@@ -141,8 +141,12 @@ async function main(): Promise<void> {
     const load = (mode: string, tmp: string) =>
       JSON.parse(execFileSync(process.execPath, ['--expose-gc', childFile, copy, NAME, plugin, mode], { cwd: copy, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } }).trim()) as { ms: number; rssMb: number };
     const tsxCache = mkdtempSync(join(tmpdir(), 'atendo-bench-tsx-'));
-    const loads = { compiled: load('compiled', tmpdir()), tsxCold: load('tsx', tsxCache), tsxWarm: load('tsx', tsxCache) };
-    rmSync(tsxCache, { recursive: true, force: true });
+    let loads: Record<'compiled' | 'tsxCold' | 'tsxWarm', { ms: number; rssMb: number }>;
+    try {
+      loads = { compiled: load('compiled', tmpdir()), tsxCold: load('tsx', tsxCache), tsxWarm: load('tsx', tsxCache) };
+    } finally {
+      rmSync(tsxCache, { recursive: true, force: true });
+    }
 
     const f = (n: number) => n.toFixed(0);
     console.log(`third-party plugin ${NAME} (linked folder), production build, ${BOOTS} boots each (median)`);

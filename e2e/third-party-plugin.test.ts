@@ -16,9 +16,9 @@
  *    with a second migration, is installed from its tarball: refused until `npm run build`, then its
  *    migration runs and the first one's rows are kept.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -107,9 +107,14 @@ describe('a third-party plugin package from outside the repository: packed, inst
   const rootFiles = () => ['package.json', 'package-lock.json'].map((f) => readFileSync(join(ROOT, f), 'utf8'));
   const before = rootFiles();
   const password = `owner-${randomBytes(6).toString('hex')}`;
+  const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline'];
   /** npm with the environment of a shell (no jest or npm variables of this run), from the local cache first. */
-  const npm = (cwd: string, ...args: string[]) =>
-    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, env: cleanEnv({}) as NodeJS.ProcessEnv, encoding: 'utf8', stdio: 'pipe' });
+  const npm = (cwd: string, ...args: string[]) => execFileSync('npm', [...args, ...NPM_FLAGS], { cwd, env: cleanEnv({}) as NodeJS.ProcessEnv, encoding: 'utf8', stdio: 'pipe' });
+  /** A command run asynchronously (as `npm` above): resolves with its stdout, rejects with its stderr. */
+  const run = (cmd: string, args: string[], cwd: string) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(cmd, args, { cwd, env: cleanEnv({}) as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stderr}`)) : resolve(stdout))),
+    );
   const build = () => execFileSync(process.execPath, ['scripts/build.mjs', '--server-only'], { cwd: host, encoding: 'utf8', stdio: 'pipe' });
   let port = 0;
   let env: Record<string, string | undefined>;
@@ -117,14 +122,18 @@ describe('a third-party plugin package from outside the repository: packed, inst
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--server-only'], { cwd: ROOT, stdio: 'pipe' });
-    // The third party: the packed SDK and test kit, TypeScript; its plugin (the example) and the template.
-    const tarballs = execFileSync(process.execPath, [join(ROOT, 'scripts/pack.mjs'), '--out', join(work, 'tarballs')], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' }).trim().split('\n');
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'third-party', private: true }));
-    npm(work, 'install', '-D', ...tarballs, 'typescript@5.9', '@types/node@^20.19.43', 'tsx@^4.23.15');
+    // The third party's folder: its plugin (the example) and the template.
     cpSync(join(ROOT, 'examples/echo-integration'), echo, { recursive: true, filter: (f) => !/[\\/](node_modules|dist)$/.test(f) });
     for (const part of ['src', 'migrations', 'package.json']) cpSync(join(ROOT, 'plugins/_template', part), join(work, 'my-feature', part), { recursive: true });
-    // The host: a copy of the checkout (built), where npm may write.
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'third-party', private: true }));
+    // Side by side: the third party installs the packed SDK and test kit and TypeScript; the host (a copy of
+    // the checkout, built, where npm may write) installs the plugin from its folder (a link).
+    const thirdParty = (async () => {
+      const tarballs = (await run(process.execPath, [join(ROOT, 'scripts/pack.mjs'), '--out', join(work, 'tarballs')], ROOT)).trim().split('\n');
+      await run('npm', ['install', '-D', ...tarballs, 'typescript@5.9', '@types/node@^20.19.43', 'tsx@^4.23.15', ...NPM_FLAGS], work);
+    })();
     host = checkoutCopy({ npmWritable: true, prefix: 'atendo-third-party-host-' });
+    await Promise.all([thirdParty, run('npm', ['install', echo, ...NPM_FLAGS], host)]);
     db = await emptyDatabase('atendo_3p');
     port = await freePort();
     env = cleanEnv({
@@ -168,7 +177,7 @@ describe('a third-party plugin package from outside the repository: packed, inst
   }, 120_000);
 
   test('installed from the folder (npm install <folder>): its TypeScript loads in development (tsx) with the host SDK', () => {
-    npm(host, 'install', echo);
+    expect(realpathSync(join(host, 'node_modules/atendo-plugin-echo-integration'))).toBe(realpathSync(echo));
     const script = join(work, 'load-dev.ts');
     writeFileSync(
       script,

@@ -10,7 +10,7 @@
  * and an attendant (user) of a company with every plan feature, and the admin of a company on a restricted
  * plan (no campaigns, kanban, schedules, internal chat, external API, OpenAI or integrations). Each role
  * signs in through the login form and then visits every route (client-side navigation, as the menu does;
- * routes its role or plan does not open must refuse cleanly too).
+ * routes its role or plan does not open must refuse cleanly too); on the reports page, every report's tab.
  *
  * On each page, once the network is quiet, the crawl fails on:
  * - any refused call of the app's own API (a 4xx/5xx answer under /backend, or a request that failed);
@@ -213,7 +213,7 @@ describeBrowser('browser crawl: every route of every area, as each role', () => 
   });
 
   /** Signs in through the form and visits every route; returns what went wrong, page by page. */
-  async function crawl(person: (typeof people)[number]): Promise<{ findings: Finding[]; visited: string[] }> {
+  async function crawl(person: (typeof people)[number]): Promise<{ findings: Finding[]; visited: string[]; tabs: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'pt-BR' });
     const page = await context.newPage();
     const findings: Finding[] = [];
@@ -295,6 +295,7 @@ describeBrowser('browser crawl: every route of every area, as each role', () => 
     };
 
     const visited: string[] = [];
+    const tabs: string[] = [];
     await page.goto(`${base}/login`);
     await page.getByLabel('E-mail').fill(person.email);
     await page.getByLabel('Senha', { exact: true }).fill(person.password);
@@ -314,15 +315,24 @@ describeBrowser('browser crawl: every route of every area, as each role', () => 
       })()`);
       await settle();
       await inspect();
+      // The reports page shows one report at a time: each report (its own API call and texts) is a page too.
+      const reportTabs = (await page.evaluate(`Array.from(document.querySelectorAll('[data-testid^="report-tab-"]')).map((el) => el.getAttribute('data-testid'))`)) as string[];
+      for (const tab of reportTabs) {
+        where = `${fill(route.path, person.seeds)} (${tab})`;
+        tabs.push(where);
+        await page.click(`[data-testid="${tab}"]`);
+        await settle();
+        await inspect();
+      }
     }
     await context.close();
-    return { findings, visited };
+    return { findings, visited, tabs };
   }
 
   test('no refused API call, broken image, raw i18n key or console error on any page, for any role', async () => {
     const t0 = Date.now();
     // Two roles at a time (the machine's two cores).
-    const results: { findings: Finding[]; visited: string[] }[] = [];
+    const results: { findings: Finding[]; visited: string[]; tabs: string[] }[] = [];
     for (let i = 0; i < people.length; i += 2) results.push(...(await Promise.all(people.slice(i, i + 2).map((p) => crawl(p)))));
     const all = results.flatMap((r) => r.findings);
     const known = all.filter((f) => KNOWN_FINDINGS.some((k) => k.pattern.test(show(f))));
@@ -331,6 +341,8 @@ describeBrowser('browser crawl: every route of every area, as each role', () => 
     const visits = results.reduce((n, r) => n + r.visited.length, 0);
     console.log(`crawl: ${visits} page visits by ${people.length} roles in ${((Date.now() - t0) / 1000).toFixed(0)} s; ${all.length} findings, ${known.length} of them known (KNOWN_FINDINGS)\n${all.map(show).join('\n')}`);
     expect(results.every((r) => r.visited.length === manifestRoutes().length)).toBe(true);
+    // The admins saw each of the four reports (attendance, groups, duration, research).
+    expect(Math.max(...results.map((r) => r.tabs.length))).toBe(4);
     expect(unknown.map(show)).toEqual([]);
   });
 });

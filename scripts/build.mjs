@@ -16,6 +16,7 @@
 //   node scripts/build.mjs                 server code + web UI
 //   node scripts/build.mjs --server-only   server code only (a few seconds)
 //   node scripts/build.mjs --force         rebuild everything even when fresh
+//   node scripts/build.mjs --strict        fail when any web area fails to build (npm test), not only the shell
 //
 // 3. External plugin packages: every plugin package in node_modules (`"atendo": {"role": "plugin"}`) that
 //    is not a workspace (installed from a tarball or a registry, or linked from a folder with
@@ -246,7 +247,7 @@ async function main() {
   await buildServer({ force: args.has('--force') });
   if (args.has('--server-only')) return;
   const { buildWeb } = await import('./start.mjs');
-  if (!buildWeb({ force: args.has('--force') })) {
+  if (!buildWeb({ force: args.has('--force'), strict: args.has('--strict') })) {
     say('the web UI could not be built (see above)');
     process.exit(1);
   }

@@ -68,11 +68,12 @@ function webPackages() {
  * Builds each web package whose output is missing or older than its sources. Returns false if the shell failed.
  * Holds the checkout's build lock (scripts/build-lock.mjs): a second caller waits, then finds the UI fresh.
  */
-export function buildWeb({ force = false } = {}) {
-  return withBuildLock(() => buildWebUnlocked(force));
+export function buildWeb({ force = false, strict = false } = {}) {
+  return withBuildLock(() => buildWebUnlocked(force, strict));
 }
 
-function buildWebUnlocked(force) {
+/** `strict`: an area that fails to build fails the whole build too (npm test: every area must build). */
+function buildWebUnlocked(force, strict) {
   let ok = true;
   for (const pkg of webPackages()) {
     const dir = join(ROOT, pkg.dir);
@@ -91,7 +92,7 @@ function buildWebUnlocked(force) {
       say(`built ${pkg.dir} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } else {
       say(paint('31', `building ${pkg.dir} failed (exit ${r.status ?? r.signal})`) + (pkg.required ? '' : ': its routes will show a load error'));
-      if (pkg.required) ok = false;
+      if (pkg.required || strict) ok = false;
     }
   }
   return ok;

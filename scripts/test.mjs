@@ -2,7 +2,8 @@
 //
 // 1. scripts/ensure-install.mjs (npm ci when node_modules is missing or older than the lock);
 // 2. at the same time: `npm run typecheck` (tsc over every package) and `node scripts/build.mjs` (the server
-//    code and the web UI, each skipped when fresh): the e2e and browser tests run the build, so it is made
+//    code and the web UI, each skipped when fresh; --strict: an area that does not build fails the run): the
+//    e2e and browser tests run the build, so it is made
 //    once here, before the workers start, instead of inside the first test that needs it;
 // 3. jest with the arguments given to `npm test -- …` (e.g. a path, or `--json --outputFile=…`), on the
 //    config's workers (jest.config.js: 2, each restarted past workerIdleMemoryLimit), each with an 8 GiB heap.
@@ -32,7 +33,7 @@ const run = (label, cmd, args) =>
 
 const [typecheck, build] = await Promise.all([
   run('type-check', npm, ['run', 'typecheck', '--silent']),
-  run('build', process.execPath, [join(ROOT, 'scripts/build.mjs')]),
+  run('build', process.execPath, [join(ROOT, 'scripts/build.mjs'), '--strict']),
 ]);
 const jest = await run('jest', process.execPath, ['--max-old-space-size=8192', require.resolve('jest/bin/jest'), ...process.argv.slice(2)]);
 process.exit(typecheck || build || jest);

@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import styled from 'styled-components';
 import { toastError, useSessionUser, useSocketEvent } from '@atendo/web-api';
 import { Button, IconButton, Modal, Muted, SelectField, TextField } from '@atendo/web-ui';
-import { LEGAL_BASES } from '@atendo/plugin-campaigns/contract';
+import { LEGAL_BASES } from '../../lib/legal-bases';
 import { DataTable, DialogActions, ListFrame, ListHeader, ListStatus, navigateTo, pagedListStatus, rules, SearchBox, TableCard, useErrorToast, useFieldProps, usePagedList, yup } from '@atendo/web-kit';
 import type { PageProps } from '../registry';
 import { CampaignIcon, ConfirmDialog, ErrorLine, ProgressBar } from '../../lib/parts';

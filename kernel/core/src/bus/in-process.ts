@@ -376,22 +376,7 @@ export class InProcessBus implements Bus {
         this.broker.route(msg);
         return Promise.resolve();
       }
-      return new Promise<void>((resolve, reject) => {
-        const tracker: DurableTracker = {
-          pending: 0,
-          failed: undefined,
-          resolve: () => {
-            this.trackers.delete(tracker);
-            resolve();
-          },
-          reject: (err) => {
-            this.trackers.delete(tracker);
-            reject(err);
-          },
-        };
-        if (this.broker.route(msg, tracker) === 0) return resolve();
-        this.trackers.add(tracker);
-      });
+      return this.tracked(false, (tracker) => this.broker.route(msg, tracker));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -407,30 +392,39 @@ export class InProcessBus implements Bus {
     try {
       if (this.closed) throw new Error('bus is closed');
       const msg: StoredMessage = { id: m.id, topic: m.topic, json: m.json, headers: m.headers ? { ...m.headers } : {}, publishedAt: m.publishedAt ?? new Date().toISOString() };
-      return new Promise<void>((resolve, reject) => {
-        const tracker: DurableTracker = {
-          pending: 0,
-          settleOnDeadLetter: true,
-          failed: undefined,
-          resolve: () => {
-            this.trackers.delete(tracker);
-            resolve();
-          },
-          reject: (err) => {
-            this.trackers.delete(tracker);
-            reject(err);
-          },
-        };
-        try {
-          if (this.broker.route(msg, tracker) === 0) return resolve();
-        } catch (err) {
-          return reject(err);
-        }
-        this.trackers.add(tracker);
-      });
+      return this.tracked(true, (tracker) => this.broker.route(msg, tracker));
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /**
+   * A promise settled by a new tracker: `start` hands the tracker to the queues it goes to and answers how
+   * many (0: resolved at once); a throw from `start` rejects. `settleOnDeadLetter`: a dead-lettered message
+   * settles it (resolved) instead of failing it back to the publisher.
+   */
+  private tracked(settleOnDeadLetter: boolean, start: (tracker: DurableTracker) => number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const tracker: DurableTracker = {
+        pending: 0,
+        ...(settleOnDeadLetter ? { settleOnDeadLetter: true } : {}),
+        failed: undefined,
+        resolve: () => {
+          this.trackers.delete(tracker);
+          resolve();
+        },
+        reject: (err) => {
+          this.trackers.delete(tracker);
+          reject(err);
+        },
+      };
+      try {
+        if (start(tracker) === 0) return resolve();
+      } catch (err) {
+        return reject(err);
+      }
+      this.trackers.add(tracker);
+    });
   }
 
   /** True when a publish of `topic` now would be refused because a queue it goes to is full. */
@@ -532,22 +526,10 @@ export class InProcessBus implements Bus {
     if (this.closed) throw new Error('bus is closed');
     const q = this.broker.queues.get(queue);
     if (!q || q.broadcast) return null;
-    return new Promise<void>((resolve, reject) => {
-      const tracker: DurableTracker = {
-        pending: 1,
-        settleOnDeadLetter: true,
-        failed: undefined,
-        resolve: () => {
-          this.trackers.delete(tracker);
-          resolve();
-        },
-        reject: (err) => {
-          this.trackers.delete(tracker);
-          reject(err);
-        },
-      };
-      this.trackers.add(tracker);
+    return this.tracked(true, (tracker) => {
+      tracker.pending = 1;
       this.broker.enqueue(q, { msg: { id: m.id, topic: m.topic, json: encodePayload(m.payload), headers: { ...m.headers }, publishedAt: m.publishedAt }, attempt: 1, tracker });
+      return 1;
     });
   }
 

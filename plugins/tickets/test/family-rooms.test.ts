@@ -58,9 +58,9 @@ describe('rooms of the product family', () => {
     expect(await join(chat, 'joinChatBox', `${mine.id}`)).toEqual({ ok: true });
     const msgEv = `company-${t.companyId}-appMessage`;
     const tkEv = `company-${t.companyId}-ticket`;
-    const chatMsgs = eventsMatching<Record<string, any>>(chat, msgEv, () => true, 1500);
-    const chatTickets = eventsMatching<Record<string, any>>(chat, tkEv, () => true, 1500);
-    const ourMsgs = eventsMatching<Record<string, any>>(ours, msgEv, (p) => p.action === 'create', 1500);
+    const chatMsgs = eventsMatching<Record<string, any>>(chat, msgEv, () => true, 4000);
+    const chatTickets = eventsMatching<Record<string, any>>(chat, tkEv, () => true, 4000);
+    const ourMsgs = eventsMatching<Record<string, any>>(ours, msgEv, (p) => p.action === 'create', 4000);
     for (const [id, body] of [[another.id, 'para outro cliente'], [mine.id, 'para este cliente']] as const) {
       const res = await k.as(t.userA, 'POST', `/messages/${id}`, { body, fromMe: true, read: 1, mediaUrl: '' });
       expect(res.statusCode).toBe(200);
@@ -85,9 +85,9 @@ describe('rooms of the product family', () => {
     expect(await join(opened, 'joinTickets', 'open')).toEqual({ ok: true });
     const ev = `company-${t.companyId}-ticket`;
     const mineOnly = (p: Record<string, any>) => ticketIdOf(p) === waiting.id;
-    const inPending = eventsMatching<Record<string, any>>(pending, ev, mineOnly, 1500);
-    const inOpen = eventsMatching<Record<string, any>>(opened, ev, mineOnly, 1500);
-    const inOurs = eventsMatching<Record<string, any>>(ours, ev, mineOnly, 1500);
+    const inPending = eventsMatching<Record<string, any>>(pending, ev, mineOnly, 4000);
+    const inOpen = eventsMatching<Record<string, any>>(opened, ev, mineOnly, 4000);
+    const inOurs = eventsMatching<Record<string, any>>(ours, ev, mineOnly, 4000);
     const res = await k.as(t.userA, 'PUT', `/tickets/${waiting.id}`, { status: 'open', userId: t.userA.id, queueId: t.queueA.id });
     expect(res.statusCode).toBe(200);
     expect(await inPending).toEqual([{ action: 'delete', ticketId: waiting.id }]);
@@ -108,7 +108,7 @@ describe('rooms of the product family', () => {
     const contact = await createContact(k, t.companyId);
     const ev = `company-${t.companyId}-ticket`;
     const seen = Object.fromEntries(['pending', 'open', 'closed'].map((s) => [s, eventsMatching<Record<string, any>>(tabs[s], ev, (p) => p.ticket?.contact?.id === contact.id, 1500)]));
-    const bellSeen = eventsMatching<Record<string, any>>(bell, ev, (p) => p.ticket?.contact?.id === contact.id, 1500);
+    const bellSeen = eventsMatching<Record<string, any>>(bell, ev, (p) => p.ticket?.contact?.id === contact.id, 4000);
     const res = await k.as(t.userA, 'POST', '/tickets', { contactId: contact.id, queueId: t.queueA.id, userId: t.userA.id, status: 'open' });
     expect(res.statusCode).toBe(200);
     const status = res.json().status as string;
@@ -121,7 +121,7 @@ describe('rooms of the product family', () => {
     const hidden = await ticket({ status: 'open', userId: t.userB.id, queueId: t.queueB.id });
     const bell = await connect(t.userA);
     expect(await join(bell, 'joinNotification')).toEqual({ ok: true });
-    const got = eventsMatching<Record<string, any>>(bell, `company-${t.companyId}-appMessage`, (p) => p.action === 'create', 1500);
+    const got = eventsMatching<Record<string, any>>(bell, `company-${t.companyId}-appMessage`, (p) => p.action === 'create', 4000);
     expect((await k.as(t.admin, 'POST', `/messages/${hidden.id}`, { body: 'fila B', fromMe: true, read: 1, mediaUrl: '' })).statusCode).toBe(200);
     expect((await k.as(t.admin, 'POST', `/messages/${visible.id}`, { body: 'fila A', fromMe: true, read: 1, mediaUrl: '' })).statusCode).toBe(200);
     expect((await got).map(ticketIdOf)).toEqual([visible.id]);

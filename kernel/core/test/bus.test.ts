@@ -313,7 +313,7 @@ if (AMQP_URL) {
     // Publishing on the disconnected bus waits for the reconnection instead of failing.
     await bus.publish(topic, { n: 2 });
     expect(bus.isReady()).toBe(true);
-    await waitFor(() => named.length === 2, 'the second message on the named queue');
+    await waitFor(() => named.length === 2, 'the second message on the named queue', 15_000);
     // The broadcast queue is re-created (after the named one) on reconnect: publish until it hears again.
     let last = 2;
     const deadline = Date.now() + 8000;
